@@ -1,0 +1,44 @@
+# bench/local.mk — `make bench` (DESIGN.md §5): benchmarks, never part of
+# `make check`.
+#
+# The actor benchmarks (Savina's micro set) are run by bench/run-actors.sh
+# against the mosaicc just built; it builds its peers (C++ with CAF, Erlang)
+# itself, installing them from Debian when it runs as root, and prints one
+# table.  Its scratch files go to bench/work/ and its CSV results to
+# bench/results/ in the build tree; `make bench-clean` removes the former.
+# See bench/README.md.
+
+EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
+EXTRA_DIST += bench/savina/startup.mos \
+	bench/savina/pingpong.mos \
+	bench/savina/counting.mos \
+	bench/savina/threadring.mos \
+	bench/savina/fjthrput.mos \
+	bench/savina/fib.mos \
+	bench/savina/chameneos.mos \
+	bench/savina/big.mos
+EXTRA_DIST += bench/savina/caf/startup.cpp \
+	bench/savina/caf/pingpong.cpp \
+	bench/savina/caf/counting.cpp \
+	bench/savina/caf/threadring.cpp \
+	bench/savina/caf/fjthrput.cpp \
+	bench/savina/caf/fib.cpp \
+	bench/savina/caf/chameneos.cpp \
+	bench/savina/caf/big.cpp
+EXTRA_DIST += bench/savina/erlang/startup.erl \
+	bench/savina/erlang/pingpong.erl \
+	bench/savina/erlang/counting.erl \
+	bench/savina/erlang/threadring.erl \
+	bench/savina/erlang/fjthrput.erl \
+	bench/savina/erlang/fib.erl \
+	bench/savina/erlang/chameneos.erl \
+	bench/savina/erlang/big.erl
+
+.PHONY: bench bench-actors bench-clean
+bench: bench-actors
+
+bench-actors: all
+	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
+
+bench-clean:
+	rm -rf bench/work

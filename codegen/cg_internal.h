@@ -1,0 +1,267 @@
+/* cg_internal.h — what the code generator's files share, and nothing else.
+ *
+ * The code generator is split by subject: module.c (the Cg context, types,
+ * runtime declarations, constants, emission and passes), expr.c
+ * (expressions and built-ins), stmt.c (statements and function bodies),
+ * class.c (object layout, constructors, field access), checks.c (runtime
+ * checks and panics, the stack check) and debug.c (-g).  This header is the
+ * contract between them; codegen.h is the only interface the rest of the
+ * compiler sees.
+ *
+ * Two structures carry all state:
+ *   Cg    one per compilation: the LLVM context, module, builders, the
+ *         types used everywhere, lazily declared runtime functions, tables
+ *         from AST declarations to their LLVM counterparts, interned
+ *         constants (string literals, "FILE:LINE:COL" strings).
+ *   CgFn  one per function being emitted: its LLVM function, entry block
+ *         (allocas only until the body is done, see cg_fn_finish), local
+ *         slots, the loop stack for break/continue, the cold blocks that
+ *         the finish moves to the end, and whether the body calls user
+ *         code (only then does it need a stack check).
+ *
+ * Value representation (LANGUAGE.md §2, stdlib/mosaic_rt.h): int i64,
+ * float double, bool i1 in registers and locals but i8 in memory (fields,
+ * array elements), string/class/array ptr, unit void (a NULL LLVMValueRef).
+ */
+#ifndef MOSAIC_CG_INTERNAL_H
+#define MOSAIC_CG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "codegen.h"
+#include "../typecheck/types.h"
+
+/* Runtime entry points (stdlib/abi.def), declared on first use. */
+typedef enum CgRt {
+#define RT_FN(name, result, params) CG_RT_##name,
+#include "../stdlib/abi.def"
+#undef RT_FN
+    CG_RT_COUNT
+} CgRt;
+
+/* An open-addressing hash table from a key to an LLVM value or a record.
+ * Keys are either pointers (declarations) or byte strings (constants). */
+typedef struct CgMapEntry {
+    const void *key;        /* pointer key, or the bytes of a string key */
+    size_t len;             /* string keys: length; pointer keys: 0 */
+    uint64_t hash;
+    void *value;
+} CgMapEntry;
+
+typedef struct CgMap {
+    CgMapEntry *slots;
+    size_t cap, len;
+} CgMap;
+
+void *cg_map_get_ptr(CgMap *m, const void *key);
+void cg_map_put_ptr(CgMap *m, const void *key, void *value);
+void *cg_map_get_str(CgMap *m, const char *bytes, size_t len);
+void cg_map_put_str(CgMap *m, const char *bytes, size_t len, void *value);
+
+/* A class's LLVM counterparts (class.c). */
+typedef struct CgClass {
+    LLVMTypeRef type;           /* %class.Name: the fields in order */
+    uint64_t size;              /* bytes to allocate */
+    bool has_pointers;          /* a string, class, array or future field */
+    LLVMValueRef new_fn;        /* mos.new.Name(init params) -> ptr */
+    LLVMTypeRef new_type;
+} CgClass;
+
+/* A function's or method's LLVM counterpart. */
+typedef struct CgFunc {
+    LLVMValueRef fn;
+    LLVMTypeRef type;
+} CgFunc;
+
+typedef struct Cg {
+    Program *program;
+    const CgOptions *opt;
+
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;           /* instructions */
+    LLVMBuilderRef alloca_b;    /* allocas at the end of the entry block */
+    LLVMTargetMachineRef tm;
+    LLVMTargetDataRef td;
+
+    LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_f64, t_ptr, t_void;
+
+    LLVMValueRef rt[CG_RT_COUNT];
+    LLVMTypeRef rt_type[CG_RT_COUNT];
+    LLVMValueRef stack_limit;   /* @mos_stack_limit, thread-local */
+    LLVMValueRef empty_string;  /* "" */
+    LLVMValueRef panic_bounds;  /* mos.panic.bounds(where, index, length) */
+    LLVMTypeRef panic_bounds_type;
+
+    CgMap classes;              /* ClassDecl * -> CgClass * */
+    CgMap funcs;                /* FuncDecl * -> CgFunc * */
+    CgMap strings;              /* literal bytes -> global */
+    CgMap cstrings;             /* C string ("FILE:LINE:COL", messages) -> global */
+    CgMap intrinsics;           /* intrinsic name -> CgFunc * */
+
+    /* type-based alias analysis: one scalar type per kind of memory cell
+     * (see expr.c); access tags, created on first use */
+    LLVMMetadataRef tbaa_root;
+    LLVMValueRef tbaa[5];
+
+    unsigned attr_nounwind, attr_noreturn, attr_cold, attr_noinline,
+        attr_noalias, attr_nonnull;
+
+    /* -g (debug.c); all NULL without it */
+    LLVMDIBuilderRef dib;
+    LLVMMetadataRef di_file, di_cu, di_fn_type;
+} Cg;
+
+typedef struct CgLoop {
+    LLVMBasicBlockRef break_to, continue_to;
+} CgLoop;
+
+typedef struct CgFn {
+    Cg *cg;
+    LLVMValueRef fn;
+    FuncDecl *decl;             /* NULL for constructors and helpers */
+    LLVMBasicBlockRef entry;    /* allocas; stack check added at the end */
+    LLVMBasicBlockRef body;     /* first block of the body */
+    LLVMValueRef this_val;      /* methods and constructors, else NULL */
+    LLVMValueRef *slots;        /* Sym.slot -> alloca, created on first use */
+    int nslots;
+    VEC(CgLoop) loops;
+    VEC(LLVMBasicBlockRef) cold;/* panic blocks, moved to the end */
+    bool calls_user;            /* calls a user function: needs a stack check */
+    Loc loc;                    /* where "stack overflow" is reported */
+    LLVMMetadataRef di_scope;   /* -g: the DISubprogram */
+} CgFn;
+
+/* ---- emit.c ------------------------------------------------------------ */
+
+bool cg_make_target(Cg *cg);
+bool cg_verify(Cg *cg);
+bool cg_optimise(Cg *cg);
+bool cg_write_output(Cg *cg, CgOutput output, const char *out_path);
+
+/* ---- module.c ---------------------------------------------------------- */
+
+/* The LLVM type of a value of type t in a register or local (bool i1). */
+LLVMTypeRef cg_type(Cg *cg, const Type *t);
+/* The LLVM type of t in memory: fields and array elements (bool i8). */
+LLVMTypeRef cg_mem_type(Cg *cg, const Type *t);
+/* Is t represented by a pointer (string, class, array, future, null)? */
+bool cg_is_pointer(const Type *t);
+
+/* Calls runtime entry point `fn` with `args` (already of the ABI types). */
+LLVMValueRef cg_call_rt(CgFn *f, CgRt fn, LLVMValueRef *args, unsigned nargs,
+                        const char *name);
+/* The declaration of an overloaded intrinsic, e.g. ("llvm.sqrt", f64). */
+CgFunc *cg_intrinsic(Cg *cg, const char *name, LLVMTypeRef overload);
+/* A call; `name` is ignored for void results. */
+LLVMValueRef cg_call(CgFn *f, LLVMTypeRef fn_type, LLVMValueRef fn,
+                     LLVMValueRef *args, unsigned nargs, const char *name);
+
+/* A pointer to the constant MosString holding bytes[0..len). */
+LLVMValueRef cg_string_literal(Cg *cg, const char *bytes, size_t len);
+/* A pointer to a private constant C string (NUL-terminated). */
+LLVMValueRef cg_cstring(Cg *cg, const char *text, const char *name);
+/* "PATH:LINE:COL" of the start of loc, as a constant C string. */
+LLVMValueRef cg_where(Cg *cg, Loc loc);
+
+void cg_add_fn_attr(Cg *cg, LLVMValueRef fn, unsigned kind);
+/* nounwind, no tail calls: for every function defined by the program. */
+void cg_add_defined_fn_attrs(Cg *cg, LLVMValueRef fn);
+
+/* The LLVM function of a top-level function or method. */
+CgFunc *cg_func(Cg *cg, FuncDecl *fd);
+
+/* ---- stmt.c ------------------------------------------------------------ */
+
+/* Starts emitting into `fn`: entry and body blocks, debug scope. */
+void cg_fn_begin(CgFn *f, Cg *cg, LLVMValueRef fn, FuncDecl *decl, Loc loc,
+                 const char *debug_name);
+/* Ends the function: default return, stack check, cold blocks last. */
+void cg_fn_finish(CgFn *f, const Type *result);
+/* The alloca of a local, created in the entry block on first use. */
+LLVMValueRef cg_slot(CgFn *f, Sym *sym);
+/* Emits a whole function or method body. */
+void cg_emit_function(Cg *cg, FuncDecl *fd);
+/* Has the current block already ended (return, break, continue)? */
+bool cg_terminated(CgFn *f);
+
+/* ---- expr.c ------------------------------------------------------------ */
+
+/* The value of e (NULL when e is of type unit). */
+LLVMValueRef cg_expr(CgFn *f, Expr *e);
+/* The i1 value of a bool expression. */
+LLVMValueRef cg_cond(CgFn *f, Expr *e);
+/* Arithmetic and bitwise operators on values already computed (used by
+ * compound assignment too); `type` is the left operand's type, `loc` the
+ * place a division by zero is reported at. */
+LLVMValueRef cg_arith(CgFn *f, BinaryOp op, const Type *type, const Type *rtype,
+                      LLVMValueRef l, LLVMValueRef r, Loc loc);
+/* Can the compiler see that e is never null (this, new, literals)? */
+bool cg_known_nonnull(const Expr *e);
+/* Loads/stores a value of type t at addr, in memory representation (bool
+ * as i8) when `in_memory`, else as a register value (locals). */
+LLVMValueRef cg_load(CgFn *f, LLVMValueRef addr, const Type *t, bool in_memory,
+                     const char *name);
+void cg_store(CgFn *f, LLVMValueRef value, LLVMValueRef addr, const Type *t,
+              bool in_memory);
+/* The default value of t (0, 0.0, false, "", null). */
+LLVMValueRef cg_default_value(Cg *cg, const Type *t);
+/* Marks a load or store with the TBAA tag of a memory cell of type t
+ * (length: an array's or string's length word). */
+void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length);
+/* Address of element idx of array arr (no checks). */
+LLVMValueRef cg_elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx,
+                          const Type *elem);
+/* Loads an array's length (no checks). */
+LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr);
+
+/* ---- builtins.c -------------------------------------------------------- */
+
+/* A call of a built-in function (RES_BUILTIN, RES_CONVERT). */
+LLVMValueRef cg_builtin(CgFn *f, Expr *e);
+
+/* ---- class.c ----------------------------------------------------------- */
+
+/* Creates the struct types of every class (before anything else). */
+void cg_declare_classes(Cg *cg);
+/* Declares the constructors (after the struct types). */
+void cg_declare_constructors(Cg *cg);
+/* Emits the constructor of cls. */
+void cg_emit_constructor(Cg *cg, ClassDecl *cls);
+CgClass *cg_class(Cg *cg, ClassDecl *cls);
+/* Address of field fd in object obj (no check). */
+LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
+
+/* ---- checks.c ---------------------------------------------------------- */
+
+/* Branches to a cold block that reports `message` at `loc` when `fail`. */
+void cg_check(CgFn *f, LLVMValueRef fail, Loc loc, const char *message);
+/* Null check of a receiver, array or object, unless --no-checks. */
+void cg_null_check(CgFn *f, LLVMValueRef ptr, Loc loc, const char *message);
+/* idx < len (unsigned, so negatives fail), unless --no-checks. */
+void cg_bounds_check(CgFn *f, LLVMValueRef idx, LLVMValueRef len, Loc loc);
+/* Divisor zero check, always. */
+void cg_div_check(CgFn *f, LLVMValueRef divisor, Loc loc);
+/* The stack check at the end of the entry block: branches to f->body, or
+ * to a panic when the frame is below mos_stack_limit. */
+void cg_stack_check(CgFn *f);
+/* Defines mos.panic.bounds (once per module). */
+void cg_define_panic_bounds(Cg *cg);
+
+/* ---- debug.c ----------------------------------------------------------- */
+
+void cg_debug_init(Cg *cg);
+void cg_debug_finish(Cg *cg);
+/* Attaches a DISubprogram to f->fn (no-op without -g). */
+void cg_debug_function(CgFn *f, const char *name, Loc loc);
+/* Sets the location of the next instructions (no-op without -g). */
+void cg_debug_loc(CgFn *f, Loc loc);
+/* Describes local variable sym stored at slot (no-op without -g). */
+void cg_debug_variable(CgFn *f, Sym *sym, LLVMValueRef slot, int arg_no);
+
+#endif

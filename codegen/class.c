@@ -1,0 +1,142 @@
+/* class.c — passive classes: object layout, constructors, field access.
+ *
+ * An object is a block of GC memory holding its fields in declaration
+ * order, described by a named LLVM struct ("class.Counter") so that field
+ * accesses are struct GEPs the optimiser understands and the IR reads
+ * like the source.  Sizes come from the target's data layout.  A class
+ * with no pointer field (no string, object, array or future) is allocated
+ * with mos_alloc_atomic, which the collector never scans.
+ *
+ * `new C(args)` calls the class's constructor "mos.new.C"(init params):
+ *   1. allocate (the memory is zeroed: 0, 0.0, false and null for free);
+ *   2. store "" into string fields (the only default that is not zero);
+ *   3. run the field initialisers in declaration order (they may use
+ *      `this`, and see the defaults of the fields not yet initialised);
+ *   4. call init with the arguments, if the class has one;
+ *   5. return the object.
+ * Methods are ordinary functions "mos.m.C.m"(this, params) emitted by
+ * stmt.c; every call is direct (Mosaic has no inheritance).
+ *
+ * Active classes (actors) are refused by the checker for now.
+ */
+#include <string.h>
+
+#include "cg_internal.h"
+#include "../support/arena.h"
+#include "../support/assert.h"
+
+CgClass *cg_class(Cg *cg, ClassDecl *cls)
+{
+    CgClass *c = cg_map_get_ptr(&cg->classes, cls);
+    ASSERT(c, "every class is declared first");
+    return c;
+}
+
+void cg_declare_classes(Cg *cg)
+{
+    Program *p = cg->program;
+    /* all names first: fields refer to other classes only through
+     * pointers, but keep the order independent of that anyway */
+    for (size_t i = 0; i < p->decls.len; i++) {
+        Decl *d = p->decls.items[i];
+        if (d->kind != DECL_CLASS)
+            continue;
+        if (d->u.cls->is_active)
+            INTERNAL_ERROR("codegen: actors are not supported yet");
+        CgClass *c = ARENA_NEW(CgClass);
+        c->type = LLVMStructCreateNamed(cg->ctx,
+                                        arena_printf("class.%s", d->u.cls->name.text));
+        cg_map_put_ptr(&cg->classes, d->u.cls, c);
+    }
+    for (size_t i = 0; i < p->decls.len; i++) {
+        Decl *d = p->decls.items[i];
+        if (d->kind != DECL_CLASS)
+            continue;
+        ClassDecl *cls = d->u.cls;
+        CgClass *c = cg_class(cg, cls);
+        size_t n = cls->fields.len;
+        LLVMTypeRef fields[n + 1];
+        for (size_t j = 0; j < n; j++) {
+            FieldDecl *fd = cls->fields.items[j];
+            ASSERT(fd->index == (int)j, "field indices follow declaration order");
+            fields[j] = cg_mem_type(cg, fd->field_type);
+            if (cg_is_pointer(fd->field_type))
+                c->has_pointers = true;
+        }
+        LLVMStructSetBody(c->type, fields, (unsigned)n, 0);
+        c->size = LLVMABISizeOfType(cg->td, c->type);
+        if (c->size == 0)
+            c->size = 1;        /* distinct objects need distinct addresses */
+    }
+}
+
+void cg_declare_constructors(Cg *cg)
+{
+    Program *p = cg->program;
+    for (size_t i = 0; i < p->decls.len; i++) {
+        Decl *d = p->decls.items[i];
+        if (d->kind != DECL_CLASS)
+            continue;
+        ClassDecl *cls = d->u.cls;
+        CgClass *c = cg_class(cg, cls);
+        size_t n = cls->init ? cls->init->params.len : 0;
+        LLVMTypeRef params[n + 1];
+        for (size_t j = 0; j < n; j++)
+            params[j] = cg_type(cg, cls->init->params.items[j]->sym->type);
+        c->new_type = LLVMFunctionType(cg->t_ptr, params, (unsigned)n, 0);
+        c->new_fn = LLVMAddFunction(cg->mod, arena_printf("mos.new.%s", cls->name.text),
+                                    c->new_type);
+        LLVMSetLinkage(c->new_fn, LLVMInternalLinkage);
+        cg_add_defined_fn_attrs(cg, c->new_fn);
+        LLVMAddAttributeAtIndex(c->new_fn, LLVMAttributeReturnIndex,
+                                LLVMCreateEnumAttribute(cg->ctx, cg->attr_nonnull, 0));
+        for (size_t j = 0; j < n; j++) {
+            const char *name = cls->init->params.items[j]->name.text;
+            LLVMSetValueName2(LLVMGetParam(c->new_fn, (unsigned)j), name, strlen(name));
+        }
+    }
+}
+
+LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd)
+{
+    CgClass *c = cg_class(f->cg, fd->owner);
+    return LLVMBuildStructGEP2(f->cg->b, c->type, obj, (unsigned)fd->index,
+                               arena_printf("%s.addr", fd->name.text));
+}
+
+void cg_emit_constructor(Cg *cg, ClassDecl *cls)
+{
+    CgClass *c = cg_class(cg, cls);
+    CgFn f;
+    cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc,
+                arena_printf("new.%s", cls->name.text));
+    LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
+    f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
+                            &size, 1, "this");
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        FieldDecl *fd = cls->fields.items[i];
+        if (fd->field_type->kind == TY_STRING)
+            cg_store(&f, cg->empty_string, cg_field_addr(&f, f.this_val, fd), ty_string, true);
+    }
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        FieldDecl *fd = cls->fields.items[i];
+        if (!fd->init)
+            continue;
+        cg_debug_loc(&f, fd->loc);
+        LLVMValueRef v = cg_expr(&f, fd->init);
+        cg_store(&f, v, cg_field_addr(&f, f.this_val, fd), fd->field_type, true);
+    }
+    if (cls->init) {
+        CgFunc *init = cg_func(cg, cls->init);
+        size_t n = cls->init->params.len;
+        LLVMValueRef args[n + 1];
+        args[0] = f.this_val;
+        for (size_t j = 0; j < n; j++)
+            args[j + 1] = LLVMGetParam(c->new_fn, (unsigned)j);
+        cg_debug_loc(&f, cls->loc);
+        cg_call(&f, init->type, init->fn, args, (unsigned)n + 1, "");
+        f.calls_user = true;
+    }
+    LLVMBuildRet(cg->b, f.this_val);
+    cg_fn_finish(&f, ty_null);
+}

@@ -1,0 +1,146 @@
+/* emit.c — the back half of cg_compile: the host target machine, the
+ * verifier, the optimisation pipeline and writing the result.
+ *
+ *   cg_make_target   the host triple, CPU and features (programs run where
+ *                    they are compiled, as with -march=native), PIC code so
+ *                    that the driver may link a PIE; the module gets the
+ *                    target's triple and data layout before any code is
+ *                    built, so that object sizes and alignments are right.
+ *   cg_verify        LLVMVerifyModule; a failure is a bug in this compiler:
+ *                    the message and the module go to stderr.
+ *   cg_optimise      the new pass manager's default<O0..O3> pipeline, with
+ *                    the vectorisers and unrolling from -O2 on, as clang.
+ *   cg_write_output  an object file or assembly through the target machine,
+ *                    or IR text; "-" means stdout.
+ * No fast-math anywhere: floating-point results are plain IEEE, in source
+ * order (LANGUAGE.md §3), and the target machine's default FP contraction
+ * (only where the IR says so) never fuses a multiply and an add.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "cg_internal.h"
+
+bool cg_make_target(Cg *cg)
+{
+    static bool initialised;
+    if (!initialised) {
+        if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
+            fprintf(stderr, "mosaicc: LLVM has no support for the host target\n");
+            return false;
+        }
+        initialised = true;
+    }
+    char *triple = LLVMGetDefaultTargetTriple();
+    LLVMTargetRef target;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+        fprintf(stderr, "mosaicc: cannot target %s: %s\n", triple, err);
+        LLVMDisposeMessage(err);
+        LLVMDisposeMessage(triple);
+        return false;
+    }
+    static const LLVMCodeGenOptLevel levels[4] = {
+        LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault,
+        LLVMCodeGenLevelAggressive,
+    };
+    int lvl = cg->opt->opt_level < 0 ? 0 : cg->opt->opt_level > 3 ? 3 : cg->opt->opt_level;
+    /* Programs run where they are compiled (like -march=native); PIC so
+     * that the driver may link a PIE, the default of Debian's gcc. */
+    char *cpu = LLVMGetHostCPUName();
+    char *features = LLVMGetHostCPUFeatures();
+    cg->tm = LLVMCreateTargetMachine(target, triple, cpu, features, levels[lvl],
+                                     LLVMRelocPIC, LLVMCodeModelDefault);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMSetTarget(cg->mod, triple);
+    LLVMDisposeMessage(triple);
+    if (!cg->tm) {
+        fprintf(stderr, "mosaicc: cannot create a target machine for the host\n");
+        return false;
+    }
+    cg->td = LLVMCreateTargetDataLayout(cg->tm);
+    LLVMSetModuleDataLayout(cg->mod, cg->td);
+    return true;
+}
+
+bool cg_verify(Cg *cg)
+{
+    char *msg = NULL;
+    if (!LLVMVerifyModule(cg->mod, LLVMReturnStatusAction, &msg)) {
+        LLVMDisposeMessage(msg);
+        return true;
+    }
+    fprintf(stderr, "mosaicc: internal compiler error: invalid LLVM module:\n%s\n", msg);
+    LLVMDisposeMessage(msg);
+    char *ir = LLVMPrintModuleToString(cg->mod);
+    fputs(ir, stderr);
+    LLVMDisposeMessage(ir);
+    return false;
+}
+
+bool cg_optimise(Cg *cg)
+{
+    int lvl = cg->opt->opt_level < 0 ? 0 : cg->opt->opt_level > 3 ? 3 : cg->opt->opt_level;
+    char pipeline[32];
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", lvl);
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    /* as clang does: vectorisers and unrolling from -O2 on */
+    LLVMPassBuilderOptionsSetLoopVectorization(pbo, lvl >= 2);
+    LLVMPassBuilderOptionsSetSLPVectorization(pbo, lvl >= 2);
+    LLVMPassBuilderOptionsSetLoopUnrolling(pbo, lvl >= 2);
+    LLVMPassBuilderOptionsSetLoopInterleaving(pbo, lvl >= 2);
+    LLVMErrorRef err = LLVMRunPasses(cg->mod, pipeline, cg->tm, pbo);
+    LLVMDisposePassBuilderOptions(pbo);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        fprintf(stderr, "mosaicc: internal compiler error: LLVM passes: %s\n", msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+bool cg_write_output(Cg *cg, CgOutput output, const char *out_path)
+{
+    char *err = NULL;
+    bool to_stdout = strcmp(out_path, "-") == 0;
+    if (output == CG_OUT_LLVM_IR) {
+        if (to_stdout) {
+            char *ir = LLVMPrintModuleToString(cg->mod);
+            fputs(ir, stdout);
+            LLVMDisposeMessage(ir);
+            return fflush(stdout) == 0;
+        }
+        if (LLVMPrintModuleToFile(cg->mod, out_path, &err)) {
+            fprintf(stderr, "mosaicc: cannot write %s: %s\n", out_path, err);
+            LLVMDisposeMessage(err);
+            return false;
+        }
+        return true;
+    }
+    LLVMCodeGenFileType kind = output == CG_OUT_ASSEMBLY ? LLVMAssemblyFile : LLVMObjectFile;
+    if (to_stdout) {
+        LLVMMemoryBufferRef buf;
+        if (LLVMTargetMachineEmitToMemoryBuffer(cg->tm, cg->mod, kind, &err, &buf)) {
+            fprintf(stderr, "mosaicc: cannot emit code: %s\n", err);
+            LLVMDisposeMessage(err);
+            return false;
+        }
+        fwrite(LLVMGetBufferStart(buf), 1, LLVMGetBufferSize(buf), stdout);
+        LLVMDisposeMemoryBuffer(buf);
+        return fflush(stdout) == 0;
+    }
+    if (LLVMTargetMachineEmitToFile(cg->tm, cg->mod, (char *)out_path, kind, &err)) {
+        fprintf(stderr, "mosaicc: cannot write %s: %s\n", out_path, err);
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    return true;
+}

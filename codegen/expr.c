@@ -1,0 +1,554 @@
+/* expr.c — expressions: from a checked Expr to an LLVM value.
+ *
+ * Each expression is emitted where it stands, operands left to right, as
+ * straight-line code: no temporaries beyond SSA values, no runtime calls
+ * where an instruction will do.  The rules that matter (LANGUAGE.md §3):
+ *   - int + - * wrap: plain add/sub/mul, never nsw/nuw;
+ *   - int / and %: a zero divisor is a runtime error; `int_min / -1` is
+ *     int_min and `int_min % -1` is 0.  LLVM's sdiv/srem are undefined
+ *     there, so a divisor of -1 is replaced by 1 before dividing and the
+ *     quotient negated afterwards (a select, no branch); both fold away
+ *     when the divisor is a constant;
+ *   - shift counts are masked to 0..63, `>>` is arithmetic;
+ *   - floats are plain IEEE operations with no fast-math flags, so LLVM
+ *     never contracts or reassociates them; `!=` is unordered (nan != nan);
+ *   - `and`/`or` short-circuit with a branch and a phi;
+ *   - string `+` converts the other side with the runtime, then concatenates.
+ * Memory accesses check null and bounds (checks.c) unless the receiver is
+ * known non-null or --no-checks is given.  Built-in functions are in
+ * builtins.c.
+ */
+#include <string.h>
+
+#include "cg_internal.h"
+#include "../support/arena.h"
+#include "../support/assert.h"
+
+bool cg_known_nonnull(const Expr *e)
+{
+    switch (e->kind) {
+    case EX_THIS: case EX_NEW: case EX_NEW_ARRAY: case EX_ARRAY_LIT: case EX_STRING:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Type-based alias analysis.  Every cell of the Mosaic heap has one type
+ * for its whole life: an object field or array element is an int, a float,
+ * a bool or a reference (string, object, array), and the first word of an
+ * array or string is its length.  Telling LLVM so (scalar TBAA: one type
+ * node per kind under a common root) lets it keep, say, an array's element
+ * pointer in a register across a store to a float field.  Locals (allocas)
+ * need no tags: mem2reg removes them. */
+void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length)
+{
+    static const char *const names[5] = {"int", "float", "bool", "ref", "length"};
+    int which = length ? 4
+              : t->kind == TY_INT ? 0 : t->kind == TY_FLOAT ? 1 : t->kind == TY_BOOL ? 2 : 3;
+    LLVMContextRef c = cg->ctx;
+    if (!cg->tbaa[which]) {
+        if (!cg->tbaa_root) {
+            LLVMMetadataRef name = LLVMMDStringInContext2(c, "Mosaic TBAA", 11);
+            cg->tbaa_root = LLVMMDNodeInContext2(c, &name, 1);
+        }
+        LLVMMetadataRef zero = LLVMValueAsMetadata(LLVMConstInt(cg->t_i64, 0, 0));
+        LLVMMetadataRef type_ops[3] = {
+            LLVMMDStringInContext2(c, names[which], strlen(names[which])), cg->tbaa_root, zero,
+        };
+        LLVMMetadataRef type = LLVMMDNodeInContext2(c, type_ops, 3);
+        LLVMMetadataRef tag_ops[3] = {type, type, zero};
+        cg->tbaa[which] = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, tag_ops, 3));
+    }
+    LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(c, "tbaa", 4), cg->tbaa[which]);
+}
+
+LLVMValueRef cg_load(CgFn *f, LLVMValueRef addr, const Type *t, bool in_memory,
+                     const char *name)
+{
+    Cg *cg = f->cg;
+    if (!in_memory)
+        return LLVMBuildLoad2(cg->b, cg_type(cg, t), addr, name);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, cg_mem_type(cg, t), addr, name);
+    cg_tbaa(cg, v, t, false);
+    if (t->kind == TY_BOOL)
+        v = LLVMBuildTrunc(cg->b, v, cg->t_i1, name);
+    return v;
+}
+
+void cg_store(CgFn *f, LLVMValueRef value, LLVMValueRef addr, const Type *t,
+              bool in_memory)
+{
+    Cg *cg = f->cg;
+    if (in_memory && t->kind == TY_BOOL)
+        value = LLVMBuildZExt(cg->b, value, cg->t_i8, "");
+    LLVMValueRef st = LLVMBuildStore(cg->b, value, addr);
+    if (in_memory)
+        cg_tbaa(cg, st, t, false);
+}
+
+LLVMValueRef cg_default_value(Cg *cg, const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT:    return LLVMConstInt(cg->t_i64, 0, 0);
+    case TY_FLOAT:  return LLVMConstReal(cg->t_f64, 0.0);
+    case TY_BOOL:   return LLVMConstInt(cg->t_i1, 0, 0);
+    case TY_STRING: return cg->empty_string;
+    case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_FUT:
+        return LLVMConstNull(cg->t_ptr);
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: no default value for this type");
+}
+
+/* Marks a load of an immutable header word (array or string length): it
+ * reads the same value wherever the object is reachable, so LLVM may keep
+ * it across stores to elements. */
+static void mark_invariant(Cg *cg, LLVMValueRef load)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(cg->ctx, "invariant.load", 14);
+    LLVMSetMetadata(load, kind, LLVMMDNodeInContext(cg->ctx, NULL, 0));
+}
+
+LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr)
+{
+    LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, arr, "len");
+    mark_invariant(f->cg, len);
+    cg_tbaa(f->cg, len, ty_int, true);
+    return len;
+}
+
+LLVMValueRef cg_elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx,
+                          const Type *elem)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, 8, 0);   /* MosArray.data */
+    LLVMValueRef data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data");
+    return LLVMBuildInBoundsGEP2(cg->b, cg_mem_type(cg, elem), data, &idx, 1, "elem.addr");
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static LLVMValueRef to_string(CgFn *f, LLVMValueRef v, const Type *t)
+{
+    Cg *cg = f->cg;
+    switch (t->kind) {
+    case TY_STRING:
+        return v;
+    case TY_INT:
+        return cg_call_rt(f, CG_RT_mos_string_from_int, &v, 1, "str");
+    case TY_FLOAT:
+        return cg_call_rt(f, CG_RT_mos_string_from_float, &v, 1, "str");
+    case TY_BOOL: {
+        LLVMValueRef b = LLVMBuildZExt(cg->b, v, cg->t_i32, "");
+        return cg_call_rt(f, CG_RT_mos_string_from_bool, &b, 1, "str");
+    }
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: string conversion of a type the checker refuses");
+}
+
+/* ---- operators ---------------------------------------------------------- */
+
+static bool const_int_is(LLVMValueRef v, long long x)
+{
+    return LLVMIsAConstantInt(v) && LLVMConstIntGetSExtValue(v) == x;
+}
+
+/* a / b, a % b on ints; see the essay for -1. */
+static LLVMValueRef int_divide(CgFn *f, bool rem, LLVMValueRef l, LLVMValueRef r,
+                               Loc loc)
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    if (!LLVMIsAConstantInt(r) || const_int_is(r, 0))
+        cg_div_check(f, r, loc);
+    if (LLVMIsAConstantInt(r) && !const_int_is(r, -1))
+        return rem ? LLVMBuildSRem(b, l, r, "rem") : LLVMBuildSDiv(b, l, r, "div");
+    LLVMValueRef minus_one = LLVMConstInt(cg->t_i64, (unsigned long long)-1, 1);
+    LLVMValueRef is_m1 = LLVMBuildICmp(b, LLVMIntEQ, r, minus_one, "div.by.m1");
+    LLVMValueRef d = LLVMBuildSelect(b, is_m1, LLVMConstInt(cg->t_i64, 1, 0), r, "divisor");
+    if (rem)    /* x % 1 == 0 == x % -1 */
+        return LLVMBuildSRem(b, l, d, "rem");
+    LLVMValueRef q = LLVMBuildSDiv(b, l, d, "quot");
+    LLVMValueRef neg = LLVMBuildSub(b, LLVMConstInt(cg->t_i64, 0, 0), l, "neg");
+    return LLVMBuildSelect(b, is_m1, neg, q, "div");
+}
+
+LLVMValueRef cg_arith(CgFn *f, BinaryOp op, const Type *type, const Type *rtype,
+                      LLVMValueRef l, LLVMValueRef r, Loc loc)
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    if (op == BIN_ADD && (type->kind == TY_STRING || rtype->kind == TY_STRING)) {
+        LLVMValueRef args[2] = {to_string(f, l, type), to_string(f, r, rtype)};
+        return cg_call_rt(f, CG_RT_mos_string_concat, args, 2, "concat");
+    }
+    if (type->kind == TY_FLOAT) {
+        switch (op) {
+        case BIN_ADD: return LLVMBuildFAdd(b, l, r, "add");
+        case BIN_SUB: return LLVMBuildFSub(b, l, r, "sub");
+        case BIN_MUL: return LLVMBuildFMul(b, l, r, "mul");
+        case BIN_DIV: return LLVMBuildFDiv(b, l, r, "div");
+        case BIN_REM: return LLVMBuildFRem(b, l, r, "rem");
+        default: break;
+        }
+        INTERNAL_ERROR("codegen: float operator the checker refuses");
+    }
+    ASSERT(type->kind == TY_INT || type->kind == TY_BOOL, "integer operands");
+    LLVMValueRef mask = LLVMConstInt(cg->t_i64, 63, 0);
+    switch (op) {
+    case BIN_ADD:    return LLVMBuildAdd(b, l, r, "add");
+    case BIN_SUB:    return LLVMBuildSub(b, l, r, "sub");
+    case BIN_MUL:    return LLVMBuildMul(b, l, r, "mul");
+    case BIN_DIV:    return int_divide(f, false, l, r, loc);
+    case BIN_REM:    return int_divide(f, true, l, r, loc);
+    case BIN_BITAND: return LLVMBuildAnd(b, l, r, "and");
+    case BIN_BITOR:  return LLVMBuildOr(b, l, r, "or");
+    case BIN_BITXOR: return LLVMBuildXor(b, l, r, "xor");
+    case BIN_SHL:
+        return LLVMBuildShl(b, l, LLVMBuildAnd(b, r, mask, "shift.count"), "shl");
+    case BIN_SHR:
+        return LLVMBuildAShr(b, l, LLVMBuildAnd(b, r, mask, "shift.count"), "shr");
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: not an arithmetic operator");
+}
+
+/* == != < <= > >= */
+static LLVMValueRef compare(CgFn *f, BinaryOp op, const Type *t, LLVMValueRef l,
+                            LLVMValueRef r)
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    static const LLVMIntPredicate ipred[] = {
+        [BIN_EQ] = LLVMIntEQ, [BIN_NE] = LLVMIntNE, [BIN_LT] = LLVMIntSLT,
+        [BIN_LE] = LLVMIntSLE, [BIN_GT] = LLVMIntSGT, [BIN_GE] = LLVMIntSGE,
+    };
+    static const LLVMRealPredicate fpred[] = {
+        [BIN_EQ] = LLVMRealOEQ, [BIN_NE] = LLVMRealUNE, [BIN_LT] = LLVMRealOLT,
+        [BIN_LE] = LLVMRealOLE, [BIN_GT] = LLVMRealOGT, [BIN_GE] = LLVMRealOGE,
+    };
+    switch (t->kind) {
+    case TY_INT: case TY_BOOL:
+        return LLVMBuildICmp(b, ipred[op], l, r, "cmp");
+    case TY_FLOAT:
+        return LLVMBuildFCmp(b, fpred[op], l, r, "cmp");
+    case TY_STRING: {
+        LLVMValueRef args[2] = {l, r};
+        LLVMValueRef zero;
+        LLVMValueRef res;
+        if (op == BIN_EQ || op == BIN_NE) {
+            res = cg_call_rt(f, CG_RT_mos_string_eq, args, 2, "streq");
+            zero = LLVMConstInt(cg->t_i32, 0, 0);
+            return LLVMBuildICmp(b, op == BIN_EQ ? LLVMIntNE : LLVMIntEQ, res, zero, "cmp");
+        }
+        res = cg_call_rt(f, CG_RT_mos_string_cmp, args, 2, "strcmp");
+        zero = LLVMConstInt(cg->t_i64, 0, 0);
+        return LLVMBuildICmp(b, ipred[op], res, zero, "cmp");
+    }
+    default:    /* identity of references */
+        ASSERT(op == BIN_EQ || op == BIN_NE, "references compare by identity only");
+        return LLVMBuildICmp(b, ipred[op], l, r, "same");
+    }
+}
+
+/* e and e, e or e: branch on the left, phi of the constant and the right. */
+static LLVMValueRef short_circuit(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    bool is_and = e->u.binary.op == BIN_AND;
+    LLVMValueRef l = cg_cond(f, e->u.binary.left);
+    LLVMBasicBlockRef left_bb = LLVMGetInsertBlock(cg->b);
+    LLVMBasicBlockRef rhs_bb = LLVMCreateBasicBlockInContext(cg->ctx, is_and ? "and.rhs" : "or.rhs");
+    LLVMBasicBlockRef end_bb = LLVMCreateBasicBlockInContext(cg->ctx, is_and ? "and.end" : "or.end");
+    if (is_and)
+        LLVMBuildCondBr(cg->b, l, rhs_bb, end_bb);
+    else
+        LLVMBuildCondBr(cg->b, l, end_bb, rhs_bb);
+    LLVMAppendExistingBasicBlock(f->fn, rhs_bb);
+    LLVMPositionBuilderAtEnd(cg->b, rhs_bb);
+    LLVMValueRef r = cg_cond(f, e->u.binary.right);
+    LLVMBasicBlockRef right_bb = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, end_bb);
+    LLVMAppendExistingBasicBlock(f->fn, end_bb);
+    LLVMPositionBuilderAtEnd(cg->b, end_bb);
+    LLVMValueRef phi = LLVMBuildPhi(cg->b, cg->t_i1, is_and ? "and" : "or");
+    LLVMValueRef vals[2] = {LLVMConstInt(cg->t_i1, is_and ? 0 : 1, 0), r};
+    LLVMBasicBlockRef bbs[2] = {left_bb, right_bb};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    return phi;
+}
+
+static LLVMValueRef binary(CgFn *f, Expr *e)
+{
+    BinaryOp op = e->u.binary.op;
+    if (op == BIN_AND || op == BIN_OR)
+        return short_circuit(f, e);
+    Expr *lx = e->u.binary.left, *rx = e->u.binary.right;
+    LLVMValueRef l = cg_expr(f, lx);
+    LLVMValueRef r = cg_expr(f, rx);
+    if (op >= BIN_EQ && op <= BIN_GE) {
+        const Type *t = lx->type->kind == TY_NULL ? rx->type : lx->type;
+        return compare(f, op, t, l, r);
+    }
+    return cg_arith(f, op, lx->type, rx->type, l, r, e->loc);
+}
+
+static LLVMValueRef unary(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef v = cg_expr(f, e->u.unary.operand);
+    if (e->u.unary.op == UN_NOT)
+        return LLVMBuildNot(cg->b, v, "not");
+    if (e->type->kind == TY_FLOAT)
+        return LLVMBuildFNeg(cg->b, v, "neg");
+    return LLVMBuildSub(cg->b, LLVMConstInt(cg->t_i64, 0, 0), v, "neg");     /* wraps */
+}
+
+/* ---- names, fields, indexing --------------------------------------------- */
+
+static LLVMValueRef name_value(CgFn *f, Expr *e)
+{
+    switch (e->u.name.res) {
+    case RES_LOCAL: {
+        Sym *sym = e->u.name.sym;
+        return cg_load(f, cg_slot(f, sym), sym->type, false, sym->name);
+    }
+    case RES_FIELD: {
+        FieldDecl *fd = e->u.name.field;
+        ASSERT(f->this_val, "a bare field is used inside a class");
+        return cg_load(f, cg_field_addr(f, f->this_val, fd), fd->field_type, true,
+                       fd->name.text);
+    }
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: a name that is not a value");
+}
+
+/* e.f, a.length, s.length */
+static LLVMValueRef field(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    Expr *objx = e->u.field.object;
+    LLVMValueRef obj = cg_expr(f, objx);
+    cg_debug_loc(f, e->u.field.field.loc);
+    switch (e->u.field.res) {
+    case RES_FIELD: {
+        FieldDecl *fd = e->u.field.decl;
+        if (!cg_known_nonnull(objx))
+            cg_null_check(f, obj, e->u.field.field.loc,
+                          arena_printf("null dereference: field '%s' of a null '%s'",
+                                       fd->name.text,
+                                       objx->type->kind == TY_CLASS ? objx->type->cls->name.text
+                                                                    : "object"));
+        return cg_load(f, cg_field_addr(f, obj, fd), fd->field_type, true, fd->name.text);
+    }
+    case RES_ARRAY_LENGTH:
+        if (!cg_known_nonnull(objx))
+            cg_null_check(f, obj, e->u.field.field.loc,
+                          "null dereference: length of a null array");
+        return cg_array_length(f, obj);
+    case RES_STRING_LENGTH: {
+        LLVMValueRef len = LLVMBuildLoad2(cg->b, cg->t_i64, obj, "len");
+        mark_invariant(cg, len);
+        cg_tbaa(cg, len, ty_int, true);
+        return len;
+    }
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: pool sizes are not supported yet");
+}
+
+/* a[i] */
+static LLVMValueRef index_expr(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    Expr *arrx = e->u.index.object;
+    if (arrx->type->kind != TY_ARRAY)
+        INTERNAL_ERROR("codegen: pool indexing is not supported yet");
+    Type *elem = arrx->type->elem;
+    LLVMValueRef arr = cg_expr(f, arrx);
+    LLVMValueRef idx = cg_expr(f, e->u.index.index);
+    cg_debug_loc(f, e->loc);
+    if (!cg->opt->no_checks) {
+        if (!cg_known_nonnull(arrx))
+            cg_null_check(f, arr, e->loc, "null dereference: indexing a null array");
+        cg_bounds_check(f, idx, cg_array_length(f, arr), e->loc);
+    }
+    return cg_load(f, cg_elem_addr(f, arr, idx, elem), elem, true, "elem");
+}
+
+/* ---- calls and allocation ------------------------------------------------ */
+
+/* Evaluates args left to right into out[first..]. */
+static void eval_args(CgFn *f, ExprVec *args, LLVMValueRef *out)
+{
+    for (size_t i = 0; i < args->len; i++)
+        out[i] = cg_expr(f, args->items[i]);
+}
+
+static LLVMValueRef call_func(CgFn *f, FuncDecl *fd, LLVMValueRef self, ExprVec *args,
+                              bool self_first)
+{
+    CgFunc *fi = cg_func(f->cg, fd);
+    LLVMValueRef argv[args->len + 1];
+    unsigned n = 0;
+    if (self_first)
+        argv[n++] = self;
+    eval_args(f, args, argv + n);
+    n += (unsigned)args->len;
+    f->calls_user = true;
+    return cg_call(f, fi->type, fi->fn, argv, n, arena_printf("call.%s", fd->name.text));
+}
+
+/* f(args): functions, bare method calls on this, built-ins */
+static LLVMValueRef call(CgFn *f, Expr *e)
+{
+    switch (e->u.call.res) {
+    case RES_FUNC:
+        return call_func(f, e->u.call.func, NULL, &e->u.call.args, false);
+    case RES_METHOD:
+        ASSERT(f->this_val, "a bare method call is inside a class");
+        return call_func(f, e->u.call.func, f->this_val, &e->u.call.args, true);
+    case RES_BUILTIN: case RES_CONVERT:
+        return cg_builtin(f, e);
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: a call that the checker did not resolve");
+}
+
+/* e.m(args): the receiver, then the arguments, then (at the call) the
+ * null check, as in Java. */
+static LLVMValueRef method_call(CgFn *f, Expr *e)
+{
+    Expr *objx = e->u.method_call.object;
+    FuncDecl *fd = e->u.method_call.func;
+    CgFunc *fi = cg_func(f->cg, fd);
+    ExprVec *args = &e->u.method_call.args;
+    LLVMValueRef argv[args->len + 1];
+    argv[0] = cg_expr(f, objx);
+    eval_args(f, args, argv + 1);
+    cg_debug_loc(f, e->u.method_call.method.loc);
+    if (!cg_known_nonnull(objx))
+        cg_null_check(f, argv[0], e->u.method_call.method.loc,
+                      arena_printf("null dereference: method '%s' called on a null '%s'",
+                                   fd->name.text, fd->owner->name.text));
+    f->calls_user = true;
+    return cg_call(f, fi->type, fi->fn, argv, (unsigned)args->len + 1,
+                   arena_printf("call.%s", fd->name.text));
+}
+
+static LLVMValueRef new_object(CgFn *f, Expr *e)
+{
+    CgClass *c = cg_class(f->cg, e->u.new_obj.cls);
+    ExprVec *args = &e->u.new_obj.args;
+    LLVMValueRef argv[args->len + 1];
+    eval_args(f, args, argv);
+    cg_debug_loc(f, e->loc);
+    f->calls_user = true;
+    return cg_call(f, c->new_type, c->new_fn, argv, (unsigned)args->len,
+                   arena_printf("new.%s", e->u.new_obj.cls->name.text));
+}
+
+static LLVMValueRef new_array(CgFn *f, const Type *elem, LLVMValueRef len, Loc loc)
+{
+    Cg *cg = f->cg;
+    int kind = elem->kind == TY_STRING ? 2 /* MOS_ELEM_STRING */
+             : cg_is_pointer(elem)     ? 1 /* MOS_ELEM_REF */
+                                       : 0 /* MOS_ELEM_PLAIN */;
+    LLVMValueRef args[4] = {
+        len,
+        LLVMConstInt(cg->t_i64, elem->kind == TY_BOOL ? 1 : 8, 0),
+        LLVMConstInt(cg->t_i32, (unsigned long long)kind, 0),
+        cg_where(cg, loc),
+    };
+    return cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array");
+}
+
+/* [e, e, ...]: allocate, then store each element as it is evaluated. */
+static LLVMValueRef array_literal(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    ExprVec *elems = &e->u.array_lit.elems;
+    Type *elem = e->type->elem;
+    LLVMValueRef arr = new_array(f, elem, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
+    for (size_t i = 0; i < elems->len; i++) {
+        LLVMValueRef v = cg_expr(f, elems->items[i]);
+        LLVMValueRef addr = cg_elem_addr(f, arr, LLVMConstInt(cg->t_i64, i, 0), elem);
+        cg_store(f, v, addr, elem, true);
+    }
+    return arr;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static LLVMValueRef expr(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    switch (e->kind) {
+    case EX_INT:
+        return LLVMConstInt(cg->t_i64, e->u.int_lit.value, 0);
+    case EX_FLOAT:
+        return LLVMConstReal(cg->t_f64, e->u.float_lit);
+    case EX_STRING:
+        return cg_string_literal(cg, e->u.string_lit.bytes, e->u.string_lit.len);
+    case EX_BOOL:
+        return LLVMConstInt(cg->t_i1, e->u.bool_lit, 0);
+    case EX_NULL:
+        return LLVMConstNull(cg->t_ptr);
+    case EX_THIS:
+        ASSERT(f->this_val, "this is used inside a class");
+        return f->this_val;
+    case EX_NAME:
+        return name_value(f, e);
+    case EX_UNARY:
+        return unary(f, e);
+    case EX_BINARY:
+        return binary(f, e);
+    case EX_FIELD:
+        return field(f, e);
+    case EX_CALL:
+        return call(f, e);
+    case EX_METHOD_CALL:
+        return method_call(f, e);
+    case EX_INDEX:
+        return index_expr(f, e);
+    case EX_NEW:
+        return new_object(f, e);
+    case EX_NEW_ARRAY: {
+        LLVMValueRef len = cg_expr(f, e->u.new_array.length);
+        cg_debug_loc(f, e->loc);
+        return new_array(f, e->type->elem, len, e->loc);
+    }
+    case EX_ARRAY_LIT:
+        return array_literal(f, e);
+    case EX_HERE: case EX_GET: case EX_SEND:
+        break;
+    }
+    INTERNAL_ERROR("codegen: actors and places are not supported yet");
+}
+
+LLVMValueRef cg_expr(CgFn *f, Expr *e)
+{
+    if (!f->di_scope)
+        return expr(f, e);
+    /* -g: the expression's own instructions carry its location; restore
+     * the enclosing one for what follows */
+    LLVMMetadataRef saved = LLVMGetCurrentDebugLocation2(f->cg->b);
+    cg_debug_loc(f, e->loc);
+    LLVMValueRef v = expr(f, e);
+    LLVMSetCurrentDebugLocation2(f->cg->b, saved);
+    return v;
+}
+
+LLVMValueRef cg_cond(CgFn *f, Expr *e)
+{
+    return cg_expr(f, e);
+}

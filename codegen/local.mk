@@ -1,0 +1,14 @@
+# codegen/local.mk — the code generator (LLVM C API).  LLVM's flags reach
+# these files through AM_CPPFLAGS ($(LLVM_CPPFLAGS)) and mosaicc's link
+# through mosaicc_LDFLAGS/LDADD, both set in the top-level Makefile.am.
+mosaicc_SOURCES += \
+	codegen/codegen.h codegen/cg_internal.h \
+	codegen/module.c \
+	codegen/map.c \
+	codegen/emit.c \
+	codegen/expr.c \
+	codegen/builtins.c \
+	codegen/stmt.c \
+	codegen/class.c \
+	codegen/checks.c \
+	codegen/debug.c

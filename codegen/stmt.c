@@ -1,0 +1,459 @@
+/* stmt.c — statements and function bodies.
+ *
+ * A function is emitted in three parts: an `entry` block that receives the
+ * allocas of the local slots as they are first met, the body starting in
+ * the `body` block, and — once the body is done — the stack check, which is
+ * appended to `entry` last because only then do we know whether the body
+ * calls user code at all (a function that calls no user function cannot
+ * recurse, so it needs no check and, on x86, keeps its frame pointer
+ * free).  Panic blocks are moved behind everything else, out of the hot
+ * path.
+ *
+ * Every local (let/var, parameter, loop variable, hidden loop slot) lives
+ * in one alloca named after it ("x.addr"); mem2reg turns them into SSA
+ * registers from -O1 on, and at -O0 they are what a debugger shows.
+ *
+ * Structured control flow only: if, while, the two for loops, break and
+ * continue (a stack of loop targets), return.  When a statement ends the
+ * current block (return, break, continue), the rest of its enclosing block
+ * is unreachable and is not emitted at all: a checked program may contain
+ * it, but it can have no effect.  Future blocks are created detached and
+ * appended when their turn comes, so the blocks of the IR read in source
+ * order.
+ */
+#include <string.h>
+
+#include "cg_internal.h"
+#include "../support/arena.h"
+#include "../support/assert.h"
+
+bool cg_terminated(CgFn *f)
+{
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(f->cg->b)) != NULL;
+}
+
+/* Appends a detached block to the function and continues there. */
+static void start_block(CgFn *f, LLVMBasicBlockRef bb)
+{
+    LLVMAppendExistingBasicBlock(f->fn, bb);
+    LLVMPositionBuilderAtEnd(f->cg->b, bb);
+}
+
+static LLVMBasicBlockRef new_block(CgFn *f, const char *name)
+{
+    return LLVMCreateBasicBlockInContext(f->cg->ctx, name);
+}
+
+static void branch_to(CgFn *f, LLVMBasicBlockRef bb)
+{
+    if (!cg_terminated(f))
+        LLVMBuildBr(f->cg->b, bb);
+}
+
+void cg_fn_begin(CgFn *f, Cg *cg, LLVMValueRef fn, FuncDecl *decl, Loc loc,
+                 const char *debug_name)
+{
+    memset(f, 0, sizeof *f);
+    f->cg = cg;
+    f->fn = fn;
+    f->decl = decl;
+    f->loc = loc;
+    f->nslots = decl ? decl->nlocals : 0;
+    f->slots = f->nslots ? arena_alloc((size_t)f->nslots * sizeof *f->slots) : NULL;
+    LLVMSetCurrentDebugLocation2(cg->b, NULL);
+    f->entry = LLVMAppendBasicBlockInContext(cg->ctx, fn, "entry");
+    f->body = LLVMAppendBasicBlockInContext(cg->ctx, fn, "body");
+    LLVMPositionBuilderAtEnd(cg->b, f->body);
+    cg_debug_function(f, debug_name, loc);
+}
+
+void cg_fn_finish(CgFn *f, const Type *result)
+{
+    Cg *cg = f->cg;
+    if (!cg_terminated(f)) {
+        if (result->kind == TY_UNIT)
+            LLVMBuildRetVoid(cg->b);
+        else    /* the checker proved every path returns */
+            LLVMBuildUnreachable(cg->b);
+    }
+    LLVMPositionBuilderAtEnd(cg->b, f->entry);
+    cg_debug_loc(f, f->loc);
+    if (f->calls_user)
+        cg_stack_check(f);
+    else
+        LLVMBuildBr(cg->b, f->body);
+    for (size_t i = 0; i < f->cold.len; i++)
+        LLVMMoveBasicBlockAfter(f->cold.items[i], LLVMGetLastBasicBlock(f->fn));
+    LLVMSetCurrentDebugLocation2(cg->b, NULL);
+}
+
+static LLVMValueRef make_slot(CgFn *f, Sym *sym, int arg_no)
+{
+    ASSERT(sym && sym->slot >= 0 && sym->slot < f->nslots, "a checked local has a slot");
+    LLVMValueRef *cell = &f->slots[sym->slot];
+    if (*cell)
+        return *cell;
+    Cg *cg = f->cg;
+    LLVMPositionBuilderAtEnd(cg->alloca_b, f->entry);
+    const char *name = arena_printf("%s.addr", sym->name ? sym->name : "tmp");
+    *cell = LLVMBuildAlloca(cg->alloca_b, cg_type(cg, sym->type), name);
+    if (sym->kind != SYM_HIDDEN)
+        cg_debug_variable(f, sym, *cell, arg_no);
+    return *cell;
+}
+
+LLVMValueRef cg_slot(CgFn *f, Sym *sym)
+{
+    return make_slot(f, sym, 0);
+}
+
+/* A hidden cell that is not a Sym (the counter of a range loop). */
+static LLVMValueRef extra_slot(CgFn *f, LLVMTypeRef type, const char *name)
+{
+    LLVMPositionBuilderAtEnd(f->cg->alloca_b, f->entry);
+    return LLVMBuildAlloca(f->cg->alloca_b, type, name);
+}
+
+static void emit_stmt(CgFn *f, Stmt *s);
+
+/* block = "{" stmt* "}" */
+static void emit_block(CgFn *f, Stmt *s)
+{
+    ASSERT(s->kind == ST_BLOCK, "a block");
+    for (size_t i = 0; i < s->u.block.stmts.len; i++) {
+        if (cg_terminated(f))
+            break;      /* after return/break/continue: dead code */
+        emit_stmt(f, s->u.block.stmts.items[i]);
+    }
+}
+
+/* let x[: T] = e  /  var x[: T] [= e] */
+static void emit_let(CgFn *f, Stmt *s)
+{
+    Sym *sym = s->u.let.sym;
+    LLVMValueRef v = s->u.let.init ? cg_expr(f, s->u.let.init)
+                                   : cg_default_value(f->cg, sym->type);
+    cg_store(f, v, cg_slot(f, sym), sym->type, false);
+}
+
+static const char *class_name(const Type *t)
+{
+    return t->kind == TY_CLASS && t->cls ? t->cls->name.text : "object";
+}
+
+/* target = e,  target op= e
+ * Operands are evaluated left to right: the target's object and index,
+ * then the value.  A plain assignment checks the target (null, bounds)
+ * after evaluating the value, when the store happens; a compound one
+ * checks it before, when it loads the old value (as Java does). */
+static void emit_assign(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Expr *t = s->u.assign.target, *value = s->u.assign.value;
+    bool compound = s->u.assign.compound;
+    LLVMValueRef addr;
+    bool in_memory;
+    Type *type = t->type;
+
+    switch (t->kind) {
+    case EX_NAME:
+        if (t->u.name.res == RES_LOCAL) {
+            addr = cg_slot(f, t->u.name.sym);
+            type = t->u.name.sym->type;
+            in_memory = false;
+        } else if (t->u.name.res == RES_FIELD) {
+            ASSERT(f->this_val, "a bare field is used inside a class");
+            addr = cg_field_addr(f, f->this_val, t->u.name.field);
+            type = t->u.name.field->field_type;
+            in_memory = true;
+        } else {
+            INTERNAL_ERROR("codegen: assignment to a name that is not a variable or field");
+        }
+        break;
+    case EX_FIELD: {
+        ASSERT(t->u.field.res == RES_FIELD, "only fields are assignable");
+        FieldDecl *fd = t->u.field.decl;
+        Expr *objx = t->u.field.object;
+        LLVMValueRef obj = cg_expr(f, objx);
+        const char *msg = arena_printf("null dereference: field '%s' of a null '%s'",
+                                       fd->name.text, class_name(objx->type));
+        if (!compound) {
+            LLVMValueRef v = cg_expr(f, value);
+            cg_debug_loc(f, s->loc);
+            if (!cg_known_nonnull(objx))
+                cg_null_check(f, obj, t->u.field.field.loc, msg);
+            cg_store(f, v, cg_field_addr(f, obj, fd), fd->field_type, true);
+            return;
+        }
+        if (!cg_known_nonnull(objx))
+            cg_null_check(f, obj, t->u.field.field.loc, msg);
+        addr = cg_field_addr(f, obj, fd);
+        type = fd->field_type;
+        in_memory = true;
+        break;
+    }
+    case EX_INDEX: {
+        Expr *arrx = t->u.index.object;
+        ASSERT(arrx->type->kind == TY_ARRAY, "pools are not supported yet");
+        Type *elem = arrx->type->elem;
+        LLVMValueRef arr = cg_expr(f, arrx);
+        LLVMValueRef idx = cg_expr(f, t->u.index.index);
+        LLVMValueRef v = compound ? NULL : cg_expr(f, value);
+        cg_debug_loc(f, s->loc);
+        if (!cg->opt->no_checks) {
+            if (!cg_known_nonnull(arrx))
+                cg_null_check(f, arr, t->loc, "null dereference: indexing a null array");
+            cg_bounds_check(f, idx, cg_array_length(f, arr), t->loc);
+        }
+        addr = cg_elem_addr(f, arr, idx, elem);
+        if (!compound) {
+            cg_store(f, v, addr, elem, true);
+            return;
+        }
+        type = elem;
+        in_memory = true;
+        break;
+    }
+    default:
+        INTERNAL_ERROR("codegen: assignment to something not assignable");
+    }
+
+    LLVMValueRef v;
+    if (compound) {
+        LLVMValueRef old = cg_load(f, addr, type, in_memory, "old");
+        LLVMValueRef r = cg_expr(f, value);
+        cg_debug_loc(f, s->loc);
+        v = cg_arith(f, s->u.assign.op, type, value->type, old, r, s->loc);
+    } else {
+        v = cg_expr(f, value);
+    }
+    cg_store(f, v, addr, type, in_memory);
+}
+
+/* if c { } [else if c { } | else { }] */
+static void emit_if(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef c = cg_cond(f, s->u.if_.cond);
+    LLVMBasicBlockRef then_bb = new_block(f, "if.then");
+    LLVMBasicBlockRef else_bb = s->u.if_.else_stmt ? new_block(f, "if.else") : NULL;
+    LLVMBasicBlockRef end_bb = NULL;
+    if (!else_bb)
+        end_bb = new_block(f, "if.end");
+    LLVMBuildCondBr(cg->b, c, then_bb, else_bb ? else_bb : end_bb);
+
+    start_block(f, then_bb);
+    emit_block(f, s->u.if_.then_block);
+    if (!cg_terminated(f)) {
+        if (!end_bb)
+            end_bb = new_block(f, "if.end");
+        LLVMBuildBr(cg->b, end_bb);
+    }
+    if (else_bb) {
+        start_block(f, else_bb);
+        emit_stmt(f, s->u.if_.else_stmt);
+        if (!cg_terminated(f)) {
+            if (!end_bb)
+                end_bb = new_block(f, "if.end");
+            LLVMBuildBr(cg->b, end_bb);
+        }
+    }
+    /* no end block: both branches left; the current block is terminated */
+    if (end_bb)
+        start_block(f, end_bb);
+}
+
+static void push_loop(CgFn *f, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+{
+    CgLoop l = {brk, cont};
+    VEC_PUSH(f->loops, l);
+}
+
+/* while c { } */
+static void emit_while(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef cond_bb = new_block(f, "while.cond");
+    LLVMBasicBlockRef body_bb = new_block(f, "while.body");
+    LLVMBasicBlockRef end_bb = new_block(f, "while.end");
+    LLVMBuildBr(cg->b, cond_bb);
+    start_block(f, cond_bb);
+    cg_debug_loc(f, s->u.while_.cond->loc);
+    LLVMBuildCondBr(cg->b, cg_cond(f, s->u.while_.cond), body_bb, end_bb);
+    start_block(f, body_bb);
+    push_loop(f, end_bb, cond_bb);
+    emit_block(f, s->u.while_.body);
+    f->loops.len--;
+    branch_to(f, cond_bb);
+    start_block(f, end_bb);
+}
+
+/* for i in a..b { }
+ * `b` is evaluated once, into the hidden limit slot; a hidden counter
+ * drives the loop and the variable is set from it at each iteration.  The
+ * counter is below the limit when incremented, so the increment cannot
+ * overflow (nsw, which helps LLVM's loop analyses). */
+static void emit_for_range(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Sym *var = s->u.for_range.sym;
+    LLVMValueRef from = cg_expr(f, s->u.for_range.from);
+    LLVMValueRef to = cg_expr(f, s->u.for_range.to);
+    LLVMValueRef limit = cg_slot(f, s->u.for_range.limit_sym);
+    LLVMBuildStore(cg->b, to, limit);
+    LLVMValueRef counter = extra_slot(f, cg->t_i64,
+                                      arena_printf("%s.next.addr", var->name));
+    LLVMBuildStore(cg->b, from, counter);
+    LLVMValueRef var_slot = cg_slot(f, var);
+
+    LLVMBasicBlockRef cond_bb = new_block(f, "for.cond");
+    LLVMBasicBlockRef body_bb = new_block(f, "for.body");
+    LLVMBasicBlockRef step_bb = new_block(f, "for.step");
+    LLVMBasicBlockRef end_bb = new_block(f, "for.end");
+    LLVMBuildBr(cg->b, cond_bb);
+
+    start_block(f, cond_bb);
+    LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, counter, var->name);
+    LLVMValueRef lim = LLVMBuildLoad2(cg->b, cg->t_i64, limit, "limit");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, lim, "for.more"),
+                    body_bb, end_bb);
+
+    start_block(f, body_bb);
+    LLVMBuildStore(cg->b, i, var_slot);
+    push_loop(f, end_bb, step_bb);
+    emit_block(f, s->u.for_range.body);
+    f->loops.len--;
+    branch_to(f, step_bb);
+
+    start_block(f, step_bb);
+    LLVMValueRef cur = LLVMBuildLoad2(cg->b, cg->t_i64, counter, var->name);
+    LLVMBuildStore(cg->b, LLVMBuildNSWAdd(cg->b, cur, LLVMConstInt(cg->t_i64, 1, 0),
+                                          "next"), counter);
+    LLVMBuildBr(cg->b, cond_bb);
+    start_block(f, end_bb);
+}
+
+/* for x in arr { }
+ * The array is evaluated once (iter slot) and must not be null; its length
+ * is read once (lengths never change); elements are read without a bounds
+ * check since 0 <= index < length. */
+static void emit_for_in(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Expr *iterable = s->u.for_in.iterable;
+    if (iterable->type->kind != TY_ARRAY)
+        INTERNAL_ERROR("codegen: for-in over pools is not supported yet");
+    Type *elem = iterable->type->elem;
+    Sym *var = s->u.for_in.sym;
+    LLVMValueRef arr = cg_expr(f, iterable);
+    LLVMBuildStore(cg->b, arr, cg_slot(f, s->u.for_in.iter_sym));
+    if (!cg_known_nonnull(iterable))
+        cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
+    LLVMValueRef len = cg_array_length(f, arr);
+    LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, 0, 0), index);
+    LLVMValueRef var_slot = cg_slot(f, var);
+
+    LLVMBasicBlockRef cond_bb = new_block(f, "for.cond");
+    LLVMBasicBlockRef body_bb = new_block(f, "for.body");
+    LLVMBasicBlockRef step_bb = new_block(f, "for.step");
+    LLVMBasicBlockRef end_bb = new_block(f, "for.end");
+    LLVMBuildBr(cg->b, cond_bb);
+
+    start_block(f, cond_bb);
+    LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, len, "for.more"),
+                    body_bb, end_bb);
+
+    start_block(f, body_bb);
+    LLVMValueRef x = cg_load(f, cg_elem_addr(f, arr, i, elem), elem, true, var->name);
+    cg_store(f, x, var_slot, elem, false);
+    push_loop(f, end_bb, step_bb);
+    emit_block(f, s->u.for_in.body);
+    f->loops.len--;
+    branch_to(f, step_bb);
+
+    start_block(f, step_bb);
+    LLVMValueRef cur = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
+    LLVMBuildStore(cg->b, LLVMBuildNSWAdd(cg->b, cur, LLVMConstInt(cg->t_i64, 1, 0),
+                                          "index.next"), index);
+    LLVMBuildBr(cg->b, cond_bb);
+    start_block(f, end_bb);
+}
+
+static void emit_stmt(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    cg_debug_loc(f, s->loc);
+    switch (s->kind) {
+    case ST_LET:
+        emit_let(f, s);
+        return;
+    case ST_ASSIGN:
+        emit_assign(f, s);
+        return;
+    case ST_EXPR:
+        cg_expr(f, s->u.expr.expr);
+        return;
+    case ST_IF:
+        emit_if(f, s);
+        return;
+    case ST_WHILE:
+        emit_while(f, s);
+        return;
+    case ST_FOR_RANGE:
+        emit_for_range(f, s);
+        return;
+    case ST_FOR_IN:
+        emit_for_in(f, s);
+        return;
+    case ST_BREAK:
+        ASSERT(f->loops.len, "the checker refuses break outside loops");
+        LLVMBuildBr(cg->b, f->loops.items[f->loops.len - 1].break_to);
+        return;
+    case ST_CONTINUE:
+        ASSERT(f->loops.len, "the checker refuses continue outside loops");
+        LLVMBuildBr(cg->b, f->loops.items[f->loops.len - 1].continue_to);
+        return;
+    case ST_RETURN:
+        if (s->u.ret.value) {
+            LLVMValueRef v = cg_expr(f, s->u.ret.value);
+            if (v) {
+                cg_debug_loc(f, s->loc);
+                LLVMBuildRet(cg->b, v);
+                return;
+            }
+        }
+        LLVMBuildRetVoid(cg->b);
+        return;
+    case ST_BLOCK:
+        emit_block(f, s);
+        return;
+    case ST_POOL:
+        break;
+    }
+    INTERNAL_ERROR("codegen: pools are not supported yet");
+}
+
+/* def f(params): T { body }  — also methods, with `this` first. */
+void cg_emit_function(Cg *cg, FuncDecl *fd)
+{
+    CgFunc *fi = cg_func(cg, fd);
+    CgFn f;
+    const char *dname = fd->owner
+        ? arena_printf("%s.%s", fd->owner->name.text, fd->name.text)
+        : fd->name.text;
+    cg_fn_begin(&f, cg, fi->fn, fd, fd->loc, dname);
+    unsigned n = 0;
+    if (fd->owner)
+        f.this_val = LLVMGetParam(fi->fn, n++);
+    for (size_t i = 0; i < fd->params.len; i++) {
+        Sym *sym = fd->params.items[i]->sym;
+        LLVMValueRef slot = make_slot(&f, sym, (int)i + 1);
+        LLVMBuildStore(cg->b, LLVMGetParam(fi->fn, n++), slot);
+    }
+    emit_block(&f, fd->body);
+    if (!cg_terminated(&f) && fd->result_type->kind == TY_UNIT)
+        cg_debug_loc(&f, fd->body->u.block.close);
+    cg_fn_finish(&f, fd->result_type);
+}

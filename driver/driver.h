@@ -1,0 +1,77 @@
+/* driver.h — the pieces of mosaicc's main, shared between driver/ files.
+ *
+ * options.c turns argv into a DriverOptions (or a usage error), link.c
+ * finds the runtime, runs the C compiler to link, runs programs and keeps
+ * the temporary directory, main.c runs the pipeline (LANGUAGE.md §7):
+ *
+ *   read → src_add → parse_program → tc_check_program → cg_compile → link
+ *
+ * Exit statuses: 0 success, 1 the program has errors (or could not be
+ * compiled or linked), 2 bad usage or unreadable input, or a file that
+ * could not be written; with --run, the program's own status (128 + N when
+ * it was killed by signal N).
+ */
+#ifndef MOSAIC_DRIVER_H
+#define MOSAIC_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum {
+    EXIT_OK = 0,
+    EXIT_ERRORS = 1,    /* the program has errors */
+    EXIT_USAGE = 2,     /* bad usage, unreadable input, I/O failure */
+};
+
+/* What mosaicc makes of the input: exactly one per run. */
+typedef enum DriverMode {
+    MODE_EXECUTABLE,    /* default: a linked program */
+    MODE_OBJECT,        /* -c */
+    MODE_ASSEMBLY,      /* -S */
+    MODE_LLVM_IR,       /* --emit=llvm */
+    MODE_CHECK,         /* --check */
+    MODE_RUN,           /* --run */
+    MODE_EFFECTS,       /* --effects (not supported yet) */
+    MODE_LAYOUTS,       /* --layouts (not supported yet) */
+    MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
+} DriverMode;
+
+typedef struct DriverOptions {
+    DriverMode mode;
+    const char *mode_flag;      /* the option that chose mode, for messages */
+    const char *input;
+    const char *output;         /* -o, NULL: derived from input */
+    int opt_level;              /* 0..3, default 2 */
+    bool debug_info;            /* -g */
+    bool no_checks;             /* --no-checks */
+    bool count_remote;          /* --count-remote (not supported yet) */
+    const char **layouts;       /* --layout N=SPEC, in order (unused yet) */
+    size_t nlayouts;
+    char **run_args;            /* --run: the program's arguments */
+    int nrun_args;
+} DriverOptions;
+
+/* Parses the command line.  Returns EXIT_OK with *opts filled, or the
+ * status to exit with at once: --help and --version print and return
+ * "done" (-1 then *status is 0), usage errors print and return 2. */
+#define DRIVER_DONE (-1)
+int driver_parse_options(int argc, char **argv, DriverOptions *opts);
+void driver_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A private temporary directory, made on first use and removed, with
+ * everything in it, at exit.  Returns a path inside it (arena string), or
+ * NULL after printing why. */
+const char *driver_temp_path(const char *name);
+
+/* Links `object` with the runtime into the executable `output`.  Returns
+ * an exit status (0 on success, after printing why otherwise). */
+int driver_link(const char *object, const char *output);
+
+/* Runs `exe` with `args` (argv[0] is exe), waits, and returns its exit
+ * status, or 128 + N if signal N killed it. */
+int driver_run(const char *exe, char **args, int nargs);
+
+/* Copies a file to stdout (for `-o -`).  Returns an exit status. */
+int driver_copy_to_stdout(const char *path);
+
+#endif

@@ -1,0 +1,240 @@
+/* main.c — mosaicc: the pipeline from a .mos file to what was asked for.
+ *
+ *   read the file → src_add → parse_program → tc_check_program
+ *     → cg_compile (object, assembly or LLVM IR) → link with libmosaicrt
+ *     → (--run) run it
+ *
+ * Each phase reports its own errors through support/diag; the driver only
+ * looks at the count between phases and stops after the first phase with
+ * errors (a checker fed a broken tree would only add confusion).  The
+ * driver's own messages ("mosaicc: error: ...") are about the command line
+ * and files, not the program.
+ *
+ * Never crash: a fatal signal in the compiler itself (a bug) is reported
+ * as an internal compiler error before the process dies of it, on an
+ * alternate stack so that a runaway recursion is reported too.  (ASSERT
+ * failures print their own message and abort; that is not caught again.)
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1    /* POSIX and Linux calls under -std=c11 */
+#endif
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "support/arena.h"
+#include "support/diag.h"
+#include "parser/parser.h"
+#include "typecheck/types.h"
+#include "codegen/codegen.h"
+
+/* Largest input accepted: locations are 32-bit byte offsets (diag.h). */
+#define MAX_SOURCE_BYTES ((size_t)UINT32_MAX - 1)
+
+static void on_fatal_signal(int sig)
+{
+    /* Only async-signal-safe calls here. */
+    static const char msg[] =
+        "mosaicc: internal compiler error: fatal signal (a bug in mosaicc; please report it)\n";
+    ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)r;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return;     /* ASan's own report says much more */
+#endif
+    /* 64 KiB is ample for the handler above (SIGSTKSZ is no longer a
+     * constant in recent glibc). */
+    static char alt_stack[1 << 16];
+    stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+}
+
+/* Reads the whole file into an arena buffer; NULL after reporting. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "mosaicc: error: cannot read '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            if (cap > MAX_SOURCE_BYTES) break;
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf) {
+        fprintf(stderr, "mosaicc: error: out of memory reading '%s'\n", path);
+        return NULL;
+    }
+    if (err) {
+        fprintf(stderr, "mosaicc: error: cannot read '%s': %s\n", path, strerror(err));
+        free(buf);
+        return NULL;
+    }
+    if (n > MAX_SOURCE_BYTES) {
+        fprintf(stderr, "mosaicc: error: cannot read '%s': file too large\n", path);
+        free(buf);
+        return NULL;
+    }
+    char *text = arena_strndup(buf, n);
+    free(buf);
+    *len = n;
+    return text;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t ls = strlen(s), lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/* FILE without .mos, plus `ext`.  An executable from a file that does not
+ * end in .mos is FILE.out, so that the source is never overwritten. */
+static const char *default_output(const char *input, const char *ext)
+{
+    size_t len = strlen(input);
+    if (ends_with(input, ".mos")) len -= 4;
+    else if (!*ext) ext = ".out";
+    return arena_printf("%.*s%s", (int)len, input, ext);
+}
+
+/* The base name without .mos, for the temporary executable of --run (the
+ * name a program sees as its own). */
+static const char *program_name(const char *input)
+{
+    const char *slash = strrchr(input, '/');
+    const char *base = slash ? slash + 1 : input;
+    size_t len = strlen(base);
+    if (ends_with(base, ".mos")) len -= 4;
+    if (len == 0) return "program";
+    return arena_strndup(base, len);
+}
+
+static int compile(const DriverOptions *o, Program *program)
+{
+    CgOptions cg = {
+        .opt_level = o->opt_level,
+        .debug_info = o->debug_info,
+        .no_checks = o->no_checks,
+        .source_path = o->input,
+    };
+
+    CgOutput kind;
+    const char *ext;
+    switch (o->mode) {
+    case MODE_ASSEMBLY: kind = CG_OUT_ASSEMBLY; ext = ".s"; break;
+    case MODE_LLVM_IR: kind = CG_OUT_LLVM_IR; ext = ".ll"; break;
+    case MODE_OBJECT: kind = CG_OUT_OBJECT; ext = ".o"; break;
+    default: kind = CG_OUT_OBJECT; ext = ""; break;    /* executable, run */
+    }
+
+    if (kind != CG_OUT_OBJECT || o->mode == MODE_OBJECT) {
+        const char *out = o->output ? o->output : default_output(o->input, ext);
+        if (strcmp(out, "-") == 0) {
+            const char *tmp = driver_temp_path(arena_printf("out%s", ext));
+            if (!tmp) return EXIT_USAGE;
+            if (!cg_compile(program, &cg, kind, tmp)) return EXIT_ERRORS;
+            return driver_copy_to_stdout(tmp);
+        }
+        return cg_compile(program, &cg, kind, out) ? EXIT_OK : EXIT_ERRORS;
+    }
+
+    /* An executable: an object in the temporary directory, then a link. */
+    const char *obj = driver_temp_path("program.o");
+    if (!obj) return EXIT_USAGE;
+    if (!cg_compile(program, &cg, CG_OUT_OBJECT, obj)) return EXIT_ERRORS;
+    const char *exe = o->mode == MODE_RUN ? driver_temp_path(program_name(o->input))
+                                          : o->output ? o->output
+                                                      : default_output(o->input, "");
+    if (!exe) return EXIT_USAGE;
+    int status = driver_link(obj, exe);
+    if (status != EXIT_OK || o->mode != MODE_RUN) return status;
+    return driver_run(exe, o->run_args, o->nrun_args);
+}
+
+static int run_driver(int argc, char **argv)
+{
+    DriverOptions o;
+    int status = driver_parse_options(argc, argv, &o);
+    if (status == DRIVER_DONE) return EXIT_OK;
+    if (status != EXIT_OK) return status;
+
+    if (o.mode == MODE_EFFECTS || o.mode == MODE_LAYOUTS || o.count_remote) {
+        fprintf(stderr, "mosaicc: %s is not supported yet\n",
+                o.mode == MODE_EFFECTS ? "--effects"
+                : o.mode == MODE_LAYOUTS ? "--layouts" : "--count-remote");
+        return EXIT_USAGE;
+    }
+
+    size_t len = 0;
+    char *text = read_file(o.input, &len);
+    if (!text) return EXIT_USAGE;
+    uint32_t file = src_add(o.input, text, len);
+
+    /* --layout N=SPEC: the form is checked here; whether N names a pool
+     * or layout of the program and SPEC a valid layout is the checker's
+     * business, once layouts are compiled.  A bad one is a program error
+     * (E0402, status 1), reported with the rest. */
+    for (size_t i = 0; i < o.nlayouts; i++) {
+        const char *eq = strchr(o.layouts[i], '=');
+        if (!eq || eq == o.layouts[i] || !eq[1])
+            diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': expected NAME=SPEC",
+                             o.layouts[i]);
+    }
+
+    Program *program = parse_program(file);
+    if (o.mode == MODE_DUMP_AST && program) {
+        ast_print(stdout, program);
+        fflush(stdout);
+    }
+    if (!program || diag_error_count() > 0) return EXIT_ERRORS;
+    if (o.mode == MODE_DUMP_AST) return EXIT_OK;
+
+    bool ok = tc_check_program(program);
+    if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
+    if (o.mode == MODE_CHECK) return EXIT_OK;
+
+    return compile(&o, program);
+}
+
+int main(int argc, char **argv)
+{
+    install_crash_handlers();
+    int status = run_driver(argc, argv);
+    if (fflush(stdout) != 0 && status == EXIT_OK) {
+        fprintf(stderr, "mosaicc: error: cannot write to standard output\n");
+        status = EXIT_USAGE;
+    }
+    arena_free_all();
+    return status;
+}

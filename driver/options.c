@@ -1,0 +1,229 @@
+/* options.c — mosaicc's command line (LANGUAGE.md §7).
+ *
+ *   mosaicc [options] FILE.mos
+ *   mosaicc [options] --run FILE.mos [ARGS...]
+ *
+ * Options may come before or after the file, except with --run: once both
+ * --run and the file have been seen, every later argument belongs to the
+ * program (so `mosaicc --run prog.mos -O0` passes "-O0" to prog).  `--`
+ * ends the options: the next argument is the file.
+ *
+ * The output kinds (-c, -S, --emit=llvm, --check, --run, --effects,
+ * --layouts, --dump-ast) exclude each other; giving two different ones is a
+ * usage error rather than a silent "last one wins", since either reading
+ * could be what the user meant.  Bad usage prints one line and a hint and
+ * returns status 2; it never reads the input.
+ */
+#include "driver.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/arena.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+#ifndef MOSAIC_LLVM_VERSION
+#define MOSAIC_LLVM_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "usage: mosaicc [options] FILE.mos\n"
+    "       mosaicc [options] --run FILE.mos [ARGS...]\n"
+    "\n"
+    "Compiles a Mosaic program to a native executable (default: FILE without .mos).\n"
+    "\n"
+    "options:\n"
+    "  -o FILE           write the output to FILE ('-' for stdout with -S,\n"
+    "                    --emit=llvm or -c)\n"
+    "  -c                compile to an object file (FILE.o)\n"
+    "  -S                compile to assembly (FILE.s)\n"
+    "  --emit=llvm       write LLVM IR text (FILE.ll)\n"
+    "  --check           parse and type-check only; write nothing\n"
+    "  --run [ARGS...]   compile to a temporary executable and run it with ARGS;\n"
+    "                    exits with the program's status\n"
+    "  -O0 -O1 -O2 -O3   optimisation level (default -O2)\n"
+    "  -g                emit debug information\n"
+    "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
+    "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
+    "  --effects         print the effect report and stop (not supported yet)\n"
+    "  --layouts         print the pool layout report and stop (not supported yet)\n"
+    "  --count-remote    instrument remote accesses (not supported yet)\n"
+    "  --dump-ast        print the syntax tree and stop (for debugging)\n"
+    "  --version         print the version and exit\n"
+    "  --help            print this help and exit\n"
+    "\n"
+    "exit status: 0 success, 1 the program has errors, 2 bad usage or\n"
+    "unreadable input; with --run, the program's own exit status.\n"
+    "\n"
+    "environment: MOSAIC_CC (the C compiler used to link),\n"
+    "MOSAIC_RUNTIME_DIR (the directory holding libmosaicrt.a).\n";
+
+void driver_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mosaicc: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\ntry 'mosaicc --help' for more information\n", stderr);
+    va_end(ap);
+}
+
+/* Records the output kind chosen by `flag`; two different kinds are an
+ * error.  Returns false after reporting it. */
+static bool set_mode(DriverOptions *o, DriverMode mode, const char *flag)
+{
+    if (o->mode_flag && o->mode != mode) {
+        driver_usage_error("'%s' and '%s' cannot be used together", o->mode_flag, flag);
+        return false;
+    }
+    o->mode = mode;
+    o->mode_flag = flag;
+    return true;
+}
+
+/* Options that take a value accept it attached (-oFILE, --layout=N=S) or
+ * as the next argument.  Returns the value, or NULL after reporting it
+ * missing; *i moves past a separate value. */
+static const char *option_value(int argc, char **argv, int *i, const char *arg,
+                                const char *name)
+{
+    size_t n = strlen(name);
+    if (arg[n] == '=' && name[1] == '-') return arg + n + 1;    /* --opt=v */
+    if (arg[n] != '\0' && name[1] != '-') return arg + n;       /* -ov */
+    if (*i + 1 >= argc) {
+        driver_usage_error("option '%s' needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int driver_parse_options(int argc, char **argv, DriverOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = MODE_EXECUTABLE;
+    o->opt_level = 2;
+    o->layouts = arena_alloc((size_t)(argc > 0 ? argc : 1) * sizeof *o->layouts);
+    bool options_done = false;
+
+    /* --help and --version win over anything else on the line, even
+     * errors, as users expect of them. */
+    bool seen_run = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) break;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0) {
+            i++;                /* skip the option's value */
+            continue;
+        }
+        if (strcmp(a, "--run") == 0) seen_run = true;
+        if (a[0] != '-' && seen_run) break;     /* the program's arguments follow */
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            return DRIVER_DONE;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("mosaicc %s (LLVM %s)\n", PACKAGE_VERSION, MOSAIC_LLVM_VERSION);
+            return DRIVER_DONE;
+        }
+    }
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+
+        if (o->mode == MODE_RUN && o->input) {
+            /* Everything after `--run FILE` is the program's. */
+            o->run_args = argv + i;
+            o->nrun_args = argc - i;
+            break;
+        }
+        if (options_done || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (strcmp(a, "-") == 0) {
+                driver_usage_error("reading a program from standard input is not supported");
+                return EXIT_USAGE;
+            }
+            if (o->input) {
+                driver_usage_error("more than one input file ('%s' and '%s')", o->input, a);
+                return EXIT_USAGE;
+            }
+            o->input = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options_done = true;
+        } else if (starts_with(a, "-o")) {
+            const char *v = option_value(argc, argv, &i, a, "-o");
+            if (!v) return EXIT_USAGE;
+            if (!*v) {
+                driver_usage_error("option '-o' needs a file name");
+                return EXIT_USAGE;
+            }
+            o->output = v;
+        } else if (strcmp(a, "-c") == 0) {
+            if (!set_mode(o, MODE_OBJECT, "-c")) return EXIT_USAGE;
+        } else if (strcmp(a, "-S") == 0) {
+            if (!set_mode(o, MODE_ASSEMBLY, "-S")) return EXIT_USAGE;
+        } else if (strcmp(a, "--emit=llvm") == 0) {
+            if (!set_mode(o, MODE_LLVM_IR, "--emit=llvm")) return EXIT_USAGE;
+        } else if (starts_with(a, "--emit")) {
+            driver_usage_error("unknown output kind in '%s' (only --emit=llvm is known)", a);
+            return EXIT_USAGE;
+        } else if (strcmp(a, "--check") == 0) {
+            if (!set_mode(o, MODE_CHECK, "--check")) return EXIT_USAGE;
+        } else if (strcmp(a, "--run") == 0) {
+            if (!set_mode(o, MODE_RUN, "--run")) return EXIT_USAGE;
+        } else if (strcmp(a, "--effects") == 0) {
+            if (!set_mode(o, MODE_EFFECTS, "--effects")) return EXIT_USAGE;
+        } else if (strcmp(a, "--layouts") == 0) {
+            if (!set_mode(o, MODE_LAYOUTS, "--layouts")) return EXIT_USAGE;
+        } else if (strcmp(a, "--dump-ast") == 0) {
+            if (!set_mode(o, MODE_DUMP_AST, "--dump-ast")) return EXIT_USAGE;
+        } else if (starts_with(a, "-O")) {
+            if (a[2] == '\0') {
+                o->opt_level = 2;       /* -O alone: the default level */
+            } else if (a[2] >= '0' && a[2] <= '3' && a[3] == '\0') {
+                o->opt_level = a[2] - '0';
+            } else {
+                driver_usage_error("invalid optimisation level '%s' (use -O0, -O1, -O2 or -O3)", a);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(a, "-g") == 0) {
+            o->debug_info = true;
+        } else if (strcmp(a, "--no-checks") == 0) {
+            o->no_checks = true;
+        } else if (strcmp(a, "--count-remote") == 0) {
+            o->count_remote = true;
+        } else if (strcmp(a, "--layout") == 0 || starts_with(a, "--layout=")) {
+            const char *v = option_value(argc, argv, &i, a, "--layout");
+            if (!v) return EXIT_USAGE;
+            o->layouts[o->nlayouts++] = v;
+        } else {
+            driver_usage_error("unknown option '%s'", a);
+            return EXIT_USAGE;
+        }
+    }
+
+    if (!o->input) {
+        driver_usage_error("no input file");
+        return EXIT_USAGE;
+    }
+    if (o->output && (o->mode == MODE_CHECK || o->mode == MODE_RUN ||
+                      o->mode == MODE_EFFECTS || o->mode == MODE_LAYOUTS ||
+                      o->mode == MODE_DUMP_AST)) {
+        driver_usage_error("'-o' cannot be used with '%s', which writes no file", o->mode_flag);
+        return EXIT_USAGE;
+    }
+    if (o->output && strcmp(o->output, "-") == 0 && o->mode == MODE_EXECUTABLE) {
+        driver_usage_error("an executable cannot be written to standard output");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,7 @@
+# parser/local.mk — the grammar (pure bison), the AST and its printer.
+#
+# AM_YFLAGS = -d (Makefile.am) makes bison write parser/parse.h beside
+# parser/parse.c; the scanner includes it, so it is built first.
+mosaicc_SOURCES += parser/parse.y parser/parser.h \
+	parser/ast.c parser/ast.h parser/ast_print.c
+BUILT_SOURCES += parser/parse.h

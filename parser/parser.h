@@ -1,0 +1,17 @@
+/* parser.h — from a registered source file to a Program.
+ *
+ * parse_program runs the reentrant flex scanner (lexer/scan.l) under the
+ * pure bison parser (parser/parse.y).  It reports lexical errors (E0001)
+ * and syntax errors (E0002, naming the expected tokens) through diag,
+ * recovering at `;`, newlines and `}` so that every error of the file is
+ * reported once.  It always returns a Program (possibly partial); the
+ * caller checks diag_error_count() before going on.
+ */
+#ifndef MOSAIC_PARSER_H
+#define MOSAIC_PARSER_H
+
+#include "ast.h"
+
+Program *parse_program(uint32_t file);
+
+#endif

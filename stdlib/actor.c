@@ -1,0 +1,87 @@
+/* actor.c — actors, messages and sends: the ABI of LANGUAGE.md §4.
+ *
+ * `new A(args)` is mos_actor_new (a zeroed GC block with the header set:
+ * an empty mailbox, IDLE, its node) followed by the send of the message
+ * that runs init.  `a!m(x)` is mos_message_new, codegen's stores of the
+ * arguments, then mos_send, which
+ *
+ *   1. pushes the message on the actor's mailbox (one atomic exchange:
+ *      mailbox.h), at the moment of the send, which is what makes
+ *      delivery causal: a send that happens before another reaches the
+ *      same mailbox first;
+ *   2. reads the actor's state, and only if it is IDLE claims it
+ *      (IDLE -> ACTIVE, one compare-and-swap) and schedules it
+ *      (sched.c).  An actor that is already scheduled or running costs
+ *      the sender nothing more: no global counter, no lock, no wake-up.
+ *
+ * The exchange in 1 and the read in 2 are sequentially consistent, and
+ * so are the consumer's "state = IDLE" and its re-read of the mailbox
+ * (sched.c): whichever comes second sees the other, so a message never
+ * sits in the mailbox of an idle actor.
+ *
+ * Messages and futures come from the collector's thread-local free lists
+ * (GC_malloc on a registered thread takes no lock), so a send allocates
+ * without a system call or a shared lock.  The future is a separate
+ * 16-byte block, made only when the sender wants one, so a future kept
+ * for long does not keep the message's arguments alive.
+ *
+ * Not here: running messages (sched.c), waiting for futures (future.c).
+ */
+#include "rt_internal.h"
+#include "rt_actors.h"
+
+#include <gc.h>
+
+void *mos_actor_new(int64_t bytes, int64_t node)
+{
+    rt_sched_start();
+    if (bytes < MOS_ACTOR_HEADER_SIZE)
+        bytes = MOS_ACTOR_HEADER_SIZE;
+    RtActor *a = mos_alloc(bytes);
+    rt_mpsc_init(&a->mailbox);
+    atomic_init(&a->rq_link.next, NULL);
+    atomic_init(&a->state, RT_IDLE);
+    atomic_init(&a->last_worker, -1);
+    int64_t n = rt_topology()->nodes;
+    if (node == -1) {
+        /* the creator's node: `here` */
+        RtActor *self = rt_current_actor;
+        a->node = self ? self->node : 0;
+    } else {
+        /* node(k) is node k mod N, for any k */
+        int64_t k = node % n;
+        a->node = (int32_t)(k < 0 ? k + n : k);
+    }
+    return a;
+}
+
+void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future)
+{
+    if (bytes < MOS_MESSAGE_HEADER_SIZE)
+        bytes = MOS_MESSAGE_HEADER_SIZE;
+    RtMessage *m = mos_alloc(bytes);
+    m->run = run;
+    if (want_future)
+        m->future = rt_future_new();
+    return m;
+}
+
+void *mos_send(void *actor, void *message, const char *where)
+{
+    if (!actor)
+        mos_panic(where, "null dereference");
+    RtActor *a = actor;
+    RtMessage *m = message;
+    /* read before the push: once queued, the message belongs to the
+     * receiver */
+    RtFuture *f = m->future;
+    rt_mpsc_push(&a->mailbox, &m->link);
+    if (atomic_load_explicit(&a->state, memory_order_seq_cst) == RT_IDLE) {
+        uint32_t idle = RT_IDLE;
+        if (atomic_compare_exchange_strong_explicit(
+                &a->state, &idle, RT_ACTIVE, memory_order_seq_cst,
+                memory_order_relaxed))
+            rt_sched_schedule(a);
+    }
+    return f;
+}

@@ -1,0 +1,114 @@
+/* future.c — futures: `get f` and the worker's fulfilment of f.
+ *
+ * A future is a 16-byte GC block: a state word and the value.  The state
+ * is RT_FUT_EMPTY, RT_FUT_DONE, or, while threads wait, a pointer to the
+ * first of their RtWaiter records (a Treiber stack: each waiter pushes
+ * itself with a compare-and-swap).  The worker that ran the message stores
+ * the value, then exchanges the state for RT_FUT_DONE (release), so a
+ * reader that sees DONE (acquire) sees the value; the exchange hands it
+ * the whole list of waiters at once, and no waiter can join after it.
+ *
+ * mos_future_get(f, where):
+ *   - NULL f is the program's error: "null dereference" at `where`;
+ *   - DONE: the value, one load — the common case for a future fulfilled
+ *     before anyone asks;
+ *   - otherwise, when other workers could be fulfilling it right now, a
+ *     short spin (a round trip to a busy worker takes microseconds; a
+ *     blocking wait costs two system calls and a thread switch);
+ *   - then the waiter record goes on the list and the thread blocks in
+ *     the scheduler (rt_sched_block), which first hands its worker to
+ *     another thread so that every other actor keeps running: the
+ *     waiting actor itself handles no other message until get returns,
+ *     as LANGUAGE.md §4 requires, since it stays ACTIVE on this thread.
+ *
+ * Fulfilling counts each waiter's thread as running again
+ * (rt_sched_unblock) before waking it, so the scheduler's count of running
+ * threads never drops to zero while a woken thread has yet to run: that
+ * count is how quiescence and deadlock are detected (sched.c).  The waiter
+ * records live on the waiters' stacks; the fulfiller reads `next` before
+ * it sets `woken`, after which the record may vanish.
+ *
+ * Futures are collected like any object: the value may be a pointer, so
+ * the block is scanned; a waiter's stack holds the future while it waits.
+ *
+ * Not here: deciding when to fulfil (sched.c runs the message), blocking
+ * and deadlock detection (sched.c).
+ */
+#include "rt_internal.h"
+#include "rt_actors.h"
+
+#include <gc.h>
+
+/* Spin iterations before blocking, when other workers exist: ~1-10 µs
+ * depending on the CPU's pause instruction, the order of a message round
+ * trip between two running workers. */
+#define GET_SPIN 256
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+RtFuture *rt_future_new(void)
+{
+    RtFuture *f = GC_MALLOC(sizeof(RtFuture));
+    if (!f)
+        rt_panicf(RT_NOWHERE, "out of memory: allocation of a future");
+    return f;
+}
+
+void rt_future_fulfil(RtFuture *f, int64_t value)
+{
+    f->value = value;
+    uintptr_t s = atomic_exchange_explicit(&f->state, RT_FUT_DONE,
+                                           memory_order_acq_rel);
+    if (s == RT_FUT_EMPTY)
+        return;
+    if (s == RT_FUT_DONE)
+        rt_panicf(RT_NOWHERE, "internal error: a future fulfilled twice");
+    for (RtWaiter *w = (RtWaiter *)s; w != NULL;) {
+        RtWaiter *next = w->next;   /* before w may vanish */
+        rt_sched_unblock(w);
+        atomic_store_explicit(&w->woken, 1, memory_order_release);
+        rt_futex_wake(&w->woken, 1);
+        w = next;
+    }
+}
+
+static int64_t wait_slow(RtFuture *f, const char *where)
+{
+    if (rt_topology()->workers > 1) {
+        for (int i = 0; i < GET_SPIN; i++) {
+            cpu_relax();
+            if (atomic_load_explicit(&f->state, memory_order_acquire) ==
+                RT_FUT_DONE)
+                return f->value;
+        }
+    }
+    RtWaiter me = { .where = where };
+    uintptr_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+    do {
+        if (s == RT_FUT_DONE)
+            return f->value;
+        me.next = (RtWaiter *)s;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &f->state, &s, (uintptr_t)&me, memory_order_acq_rel,
+        memory_order_acquire));
+    rt_sched_block(&me);
+    /* woken was set with release after the value was stored */
+    return f->value;
+}
+
+int64_t mos_future_get(void *future, const char *where)
+{
+    if (!future)
+        mos_panic(where, "null dereference");
+    RtFuture *f = future;
+    if (atomic_load_explicit(&f->state, memory_order_acquire) == RT_FUT_DONE)
+        return f->value;
+    return wait_slow(f, where);
+}

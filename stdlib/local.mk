@@ -1,0 +1,72 @@
+# stdlib/local.mk — the runtime library libmosaicrt.a and its unit tests.
+#
+# Every Mosaic executable links with libmosaicrt.a, whose start.o holds
+# main().  start.c is a leaf (no other runtime file refers to anything it
+# defines), so a unit test with its own main() links against the same
+# archive and the linker never pulls start.o in: the tests exercise the
+# very objects that programs use, with no second build of the sources.
+# GC_THREADS must be defined wherever gc.h is read (rt_internal.h defines
+# it too, for builds by hand).
+
+stdlib_libmosaicrt_a_SOURCES += \
+	stdlib/mosaic_rt.h stdlib/abi.def stdlib/rt_internal.h \
+	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h \
+	stdlib/start.c \
+	stdlib/panic.c \
+	stdlib/stack.c \
+	stdlib/threads.c \
+	stdlib/nodes.c \
+	stdlib/actor.c \
+	stdlib/future.c \
+	stdlib/sched.c \
+	stdlib/alloc.c \
+	stdlib/array.c \
+	stdlib/string.c \
+	stdlib/float_format.c \
+	stdlib/print.c \
+	stdlib/builtins.c
+stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+
+# ---- unit tests (TAP) -------------------------------------------------------
+
+rt_test_ldadd = stdlib/libmosaicrt.a $(GC_LIBS) -lm -lpthread $(NUMA_LIBS)
+
+# test_float_format, test_runtime, test_mailbox and test_sched_queue have
+# their own main(); test_start and test_sched are stand-ins for a compiled
+# program (they define mos_program_main) and get the runtime's main(), as
+# programs do.
+check_PROGRAMS += tests/unit/test_float_format tests/unit/test_runtime \
+	tests/unit/test_start
+tests_unit_test_float_format_SOURCES = tests/unit/test_float_format.c
+tests_unit_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_float_format_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_float_format_LDADD = $(rt_test_ldadd)
+tests_unit_test_runtime_SOURCES = tests/unit/test_runtime.c
+tests_unit_test_runtime_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_runtime_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_runtime_LDADD = $(rt_test_ldadd)
+tests_unit_test_start_SOURCES = tests/unit/test_start.c
+tests_unit_test_start_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_start_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_start_LDADD = $(rt_test_ldadd)
+TESTS += tests/unit/test_float_format tests/unit/test_runtime \
+	tests/unit/test_start
+
+check_PROGRAMS += tests/unit/test_mailbox tests/unit/test_sched_queue \
+	tests/unit/test_sched
+tests_unit_test_mailbox_SOURCES = tests/unit/test_mailbox.c tests/unit/tap.h
+tests_unit_test_mailbox_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_mailbox_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_mailbox_LDADD = $(rt_test_ldadd)
+tests_unit_test_sched_queue_SOURCES = tests/unit/test_sched_queue.c \
+	tests/unit/tap.h
+tests_unit_test_sched_queue_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_sched_queue_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_sched_queue_LDADD = $(rt_test_ldadd)
+tests_unit_test_sched_SOURCES = tests/unit/test_sched.c
+tests_unit_test_sched_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_sched_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_sched_LDADD = $(rt_test_ldadd)
+TESTS += tests/unit/test_mailbox tests/unit/test_sched_queue \
+	tests/unit/test_sched

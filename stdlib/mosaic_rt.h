@@ -1,0 +1,109 @@
+/* mosaic_rt.h — the runtime library's ABI, as generated code sees it.
+ *
+ * Generated code calls only the functions listed in abi.def; this header
+ * gives their C prototypes and the memory layout of the values they share
+ * with generated code.  Everything else in stdlib/ is internal (`rt_`).
+ *
+ * Values:
+ *   int    int64_t          float  double         bool  i8 in memory (0/1)
+ *   string MosString *      never NULL; immutable; `length` bytes, plus a
+ *                           NUL after them for C's convenience
+ *   [T]    MosArray *       NULL is null; elements start at `data`, each
+ *                           elem_size bytes (8 for everything but bool: 1)
+ *   object pointer to a GC block of the class's fields in declaration
+ *          order (codegen decides the struct); NULL is null
+ *
+ * Program start: the runtime's main() initialises Boehm GC, builds the
+ * argument array, and calls the compiled program's
+ *     int64_t mos_program_main(MosArray *args)
+ * on a thread with a large stack; its result is the exit status.  Every
+ * compiled function compares the stack pointer with the thread-local
+ * mos_stack_limit on entry and reports "stack overflow" below it.
+ */
+#ifndef MOSAIC_RT_H
+#define MOSAIC_RT_H
+
+#include <stdint.h>
+
+typedef struct MosString {
+    int64_t length;
+    char bytes[];   /* length bytes, then a NUL */
+} MosString;
+
+typedef struct MosArray {
+    int64_t length;
+    char data[];    /* aligned to 8 */
+} MosArray;
+
+/* elem_kind for mos_array_new */
+enum {
+    MOS_ELEM_PLAIN = 0,     /* numbers and bools: zeroed, no pointers */
+    MOS_ELEM_REF = 1,       /* objects, arrays, futures: NULL */
+    MOS_ELEM_STRING = 2,    /* strings: "" */
+};
+
+/* Provided by the compiled program. */
+int64_t mos_program_main(MosArray *args);
+
+/* Lowest address the current thread's stack may grow to before the
+ * program reports a stack overflow (leaves room to report it). */
+extern __thread char *mos_stack_limit;
+
+_Noreturn void mos_panic(const char *where, const char *message);
+void *mos_alloc(int64_t bytes);
+void *mos_alloc_atomic(int64_t bytes);
+MosArray *mos_array_new(int64_t length, int64_t elem_size, int32_t elem_kind, const char *where);
+MosString *mos_string_concat(MosString *a, MosString *b);
+MosString *mos_string_from_int(int64_t v);
+MosString *mos_string_from_float(double v);
+MosString *mos_string_from_bool(int32_t v);
+int32_t mos_string_eq(MosString *a, MosString *b);
+int64_t mos_string_cmp(MosString *a, MosString *b);
+void mos_print_int(int64_t v, int32_t newline);
+void mos_print_float(double v, int32_t newline);
+void mos_print_bool(int32_t v, int32_t newline);
+void mos_print_string(MosString *s, int32_t newline);
+void mos_print_newline(void);
+int64_t mos_parse_int(MosString *s, const char *where);
+int64_t mos_float_to_int(double v, const char *where);
+double mos_clock(void);
+int64_t mos_nodes(void);
+int64_t mos_node_id(void);
+
+/* ---- Actors (LANGUAGE.md §4) ------------------------------------------
+ *
+ * An actor is a GC block: MOS_ACTOR_HEADER_SIZE bytes owned by the runtime
+ * (mailbox, scheduling state, node), then the class's fields laid out by
+ * codegen.  mos_actor_new returns it zeroed with the header initialised.
+ *
+ * A message is a GC block: MOS_MESSAGE_HEADER_SIZE bytes owned by the
+ * runtime (queue link, run function, future), then the arguments, each in
+ * an 8-byte slot (bool as i8 at the slot's start), laid out by codegen.
+ * Sending `a!m(x, y)`: msg = mos_message_new(size, run, want_future); store
+ * the arguments; fut = mos_send(a, msg, where).  The receiver's worker later
+ * calls run(actor, msg) and, if the message has a future, fulfils it with
+ * run's result (an int64: int as is, float's bits, bool 0/1, pointers cast,
+ * 0 for unit).  `new A(args)` is mos_actor_new followed by the send of a
+ * message whose run function initialises the fields and runs init, so init
+ * is the actor's first message.
+ *
+ * mos_future_get(f, where) waits until f has a value and returns it (the
+ * same int64 encoding); other actors keep running meanwhile.  A NULL
+ * actor (mos_send) or future (mos_future_get) is "null dereference" at
+ * `where`; a get that nothing can ever fulfil is reported as a deadlock
+ * at its `where` (status 101).  mos_actor_new's node is -1 for the
+ * creator's node (`here`), else node k mod nodes() (negative k too).
+ * The runtime's side of all this is described in sched.c. */
+#define MOS_ACTOR_HEADER_SIZE 64
+#define MOS_MESSAGE_HEADER_SIZE 32
+typedef int64_t (*MosMessageRun)(void *actor, void *message);
+void *mos_actor_new(int64_t bytes, int64_t node);
+void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future);
+void *mos_send(void *actor, void *message, const char *where);
+int64_t mos_future_get(void *future, const char *where);
+
+/* Formats `v` exactly as Python 3's repr(float) into buf (at least 32
+ * bytes); returns the length.  Exposed for the unit tests. */
+int rt_format_float(double v, char *buf);
+
+#endif

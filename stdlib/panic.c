@@ -1,0 +1,135 @@
+/* panic.c — runtime errors: one message, then exit status 101.
+ *
+ * Every check generated code makes (null, bounds, division, conversion,
+ * negative length, stack) and every check the runtime makes ends here, in
+ * mos_panic(where, message), which prints
+ *
+ *     WHERE: runtime error: MESSAGE
+ *
+ * on stderr and exits with status 101 (LANGUAGE.md §6).  WHERE is the
+ * "FILE:LINE:COL" string codegen baked into the program.
+ *
+ * Order of events, and why:
+ *   1. Claim the panic.  Only the first thread to panic reports; any other
+ *      thread that panics meanwhile parks forever (the first one is about
+ *      to end the process), so an error is printed exactly once even when
+ *      several workers fail together.
+ *   2. Flush stdout and close it (rt_print_shutdown), so everything the
+ *      program printed before the error comes out before it, and nothing a
+ *      still-running thread prints comes out after it.
+ *   3. Write the whole line with a single write(2) so it cannot interleave
+ *      with anything else on stderr.
+ *   4. exit(101): atexit handlers run (a later runtime reports remote-access
+ *      counters that way); stdout is already flushed.
+ *
+ * rt_panic_from_signal is the same protocol for the fault handler, limited
+ * to async-signal-safe calls (no stdio, no malloc, _exit instead of exit).
+ *
+ * Not here: deciding what is an error (the callers do), unwinding, or any
+ * way for a program to catch a runtime error — the language has none.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Set by the first thread that panics; never cleared. */
+static atomic_flag rt_panic_claimed = ATOMIC_FLAG_INIT;
+/* Set in the thread that holds the claim, so a fault inside the panic path
+ * itself can still end the process instead of parking forever. */
+static __thread volatile int rt_this_thread_panics;
+
+/* Longest message line we build; longer messages are cut (the message is
+ * for humans, and the caller's details come last). */
+#define PANIC_LINE_MAX 1024
+
+/* Returns 1 if this thread now owns the panic, 0 if it already did (a
+ * nested panic).  Parks forever if another thread owns it. */
+static int claim_panic(void)
+{
+    if (!atomic_flag_test_and_set(&rt_panic_claimed)) {
+        rt_this_thread_panics = 1;
+        return 1;
+    }
+    if (rt_this_thread_panics)
+        return 0;
+    /* Another thread is reporting its error and will exit the process;
+     * pause() keeps this one quiet without spinning (it still answers the
+     * collector's stop-the-world signals). */
+    for (;;)
+        pause();
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Appends src to buf (capacity cap, current length *len), cutting at the
+ * capacity; async-signal-safe. */
+static void append(char *buf, size_t cap, size_t *len, const char *src)
+{
+    while (*src && *len < cap)
+        buf[(*len)++] = *src++;
+}
+
+/* Builds "WHERE: runtime error: MESSAGE\n" in buf and writes it at once. */
+static void report(const char *where, const char *message)
+{
+    char line[PANIC_LINE_MAX];
+    size_t len = 0;
+    size_t cap = sizeof line - 1;   /* room for the final newline */
+    if (where && *where) {
+        append(line, cap, &len, where);
+        append(line, cap, &len, ": ");
+    }
+    append(line, cap, &len, "runtime error: ");
+    append(line, cap, &len, message ? message : "(no message)");
+    line[len++] = '\n';
+    write_all(STDERR_FILENO, line, len);
+}
+
+_Noreturn void mos_panic(const char *where, const char *message)
+{
+    if (!claim_panic()) {
+        /* A panic while panicking (say, out of memory while flushing):
+         * report what we can and leave without running anything else. */
+        report(where, message);
+        _exit(101);
+    }
+    rt_print_shutdown();
+    report(where, message);
+    exit(101);
+}
+
+_Noreturn void rt_panicf(const char *where, const char *fmt, ...)
+{
+    char message[PANIC_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    mos_panic(where, message);
+}
+
+_Noreturn void rt_panic_from_signal(const char *where, const char *message)
+{
+    if (claim_panic())
+        rt_print_flush_from_signal();
+    report(where, message);
+    _exit(101);
+}

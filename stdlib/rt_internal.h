@@ -1,0 +1,123 @@
+/* rt_internal.h — what the runtime's modules share with each other.
+ *
+ * mosaic_rt.h is the ABI generated code sees; this header is the runtime's
+ * private side: helpers one module provides to the others (`rt_` names),
+ * never called by generated code.  Unit tests may use it too.
+ *
+ * One rule keeps the unit tests linkable: start.c (main() and the program
+ * thread) is a leaf.  Nothing outside it may refer to a symbol it defines,
+ * so a test program with its own main() links against libmosaicrt.a and
+ * the linker never pulls start.o (which would bring a second main() and a
+ * reference to mos_program_main).
+ *
+ * Every runtime source includes this header first: it sets the feature
+ * macros (_GNU_SOURCE, for pthread_getattr_np and friends) before any
+ * system header is read, and GC_THREADS before gc.h, so that every module
+ * sees the thread-aware collector (pthread_create redirected to
+ * GC_pthread_create, and so on).
+ */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#ifndef GC_THREADS
+#define GC_THREADS 1
+#endif
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mosaic_rt.h"
+
+/* Where runtime errors without a source location (out of memory inside the
+ * runtime itself, a fault caught by the signal handler) are reported. */
+#define RT_NOWHERE "<runtime>"
+
+/* The largest block the runtime asks the collector for: 2^48 bytes, the
+ * whole user address space of x86-64 and arm64 Linux.  Anything larger is
+ * "out of memory" at once (and every size computation stays far from
+ * overflowing int64_t). */
+#define RT_MAX_ALLOC ((uint64_t)1 << 48)
+
+/* --- strings (string.c) --- */
+
+/* A new GC string holding a copy of bytes[0..length), NUL-terminated. */
+MosString *rt_string_new(const char *bytes, int64_t length);
+/* The shared, statically allocated "" (never written, never collected). */
+MosString *rt_empty_string(void);
+
+/* --- numbers as text (string.c, float_format.c) --- */
+
+/* Writes v in decimal into buf (at least RT_INT_BUF bytes, NUL-terminated);
+ * returns the length. */
+#define RT_INT_BUF 24
+int rt_format_int(int64_t v, char *buf);
+/* rt_format_float is declared in mosaic_rt.h (the unit tests use it). */
+#define RT_FLOAT_BUF 32
+
+/* --- output (print.c) --- */
+
+/* Chooses line or block buffering for stdout and registers the flush at
+ * exit; called once by main() before the program runs. */
+void rt_print_init(void);
+/* Appends bytes to the stdout buffer as one atomic unit (no other thread's
+ * output can land in the middle). */
+void rt_print_bytes(const char *bytes, size_t length);
+/* Writes out whatever is buffered. */
+void rt_print_flush(void);
+/* Flushes and closes stdout for good: later prints are dropped.  A panic
+ * calls this so that nothing another thread prints lands after the error. */
+void rt_print_shutdown(void);
+/* Async-signal-safe best effort for the fault handler: writes the buffer
+ * with write(2) unless some thread is in the middle of changing it. */
+void rt_print_flush_from_signal(void);
+
+/* --- stacks and faults (stack.c) --- */
+
+/* Bytes kept free below mos_stack_limit: enough for mos_panic (flush,
+ * format, write, exit) to run after generated code sees the limit. */
+#define RT_STACK_MARGIN ((size_t)256 * 1024)
+
+/* Installs the SIGSEGV/SIGBUS handlers that turn a fault near a thread's
+ * stack limit into "stack overflow" (runtime error, status 101).  Call
+ * after GC_INIT() (the collector may set and reset fault handlers while it
+ * starts) and before the program runs. */
+void rt_fault_init(void);
+/* Called first by every thread that runs Mosaic code: records the
+ * thread's stack bounds, sets mos_stack_limit, and gives the thread an
+ * alternate signal stack so the fault handler can run after an overflow.
+ * Returns 0, or -1 if the bounds are unknown (then mos_stack_limit stays
+ * NULL and only the fault handler guards the stack). */
+int rt_thread_stack_init(void);
+
+/* --- threads (threads.c) --- */
+
+/* Starts fn(arg) on a new thread the collector knows (GC_THREADS turns
+ * pthread_create into GC_pthread_create), with a large reserved stack:
+ * MOSAIC_STACK_SIZE if set (bytes, or with a K, M or G suffix; at least
+ * 1M), else `largest` bytes, falling back to smaller sizes down to the
+ * system's default when the system refuses.  A detached thread cannot be
+ * joined; *thread may then be NULL.  Returns 0 or an errno value. */
+int rt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+                    size_t largest, int detached);
+
+/* Futex wrappers: rt_futex_wait sleeps while *word == expected (it may
+ * return early: callers loop on their own condition); rt_futex_wake wakes
+ * up to n sleepers on word. */
+void rt_futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void rt_futex_wake(_Atomic uint32_t *word, int n);
+
+/* --- panics (panic.c) --- */
+
+/* Formats a message with printf and panics with it. */
+_Noreturn void rt_panicf(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Writes "WHERE: runtime error: MESSAGE\n" to stderr and exits 101 without
+ * touching anything that is not async-signal-safe; for the fault handler. */
+_Noreturn void rt_panic_from_signal(const char *where, const char *message);
+
+#endif

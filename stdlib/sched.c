@@ -1,0 +1,846 @@
+/* sched.c — the scheduler: workers, run queues, parking, quiescence.
+ *
+ * Workers.  One per core (nodes.c decides how many and on which node),
+ * each a scheduling context in the sense of Go's "P": a `slot` for the
+ * actor to run next, a FIFO ring that other workers may steal from
+ * (runq.h), and an inbox, an MPSC queue (mailbox.h) for actors scheduled
+ * from outside: by main, by a worker of another node, by a thread that
+ * holds no worker.  A worker is held by exactly one thread at a time;
+ * threads are started through the collector (threads.c), with large
+ * stacks and their own stack limit (stack.c), so actors run the same
+ * compiled code with the same overflow checks as main.
+ *
+ * Scheduling.  The send that finds an actor IDLE makes it ACTIVE and
+ * calls rt_sched_schedule (actor.c).  A worker of the actor's node puts
+ * it in its own slot (the previous occupant moves to the ring): the
+ * receiver of the message just sent runs next on the same core, which is
+ * what makes ping-pong and ring patterns cheap, and nobody is woken for
+ * it.  Anyone else pushes it on the inbox of a worker of the actor's
+ * node, the one that ran it last if possible (its caches), and wakes
+ * that worker if it sleeps.
+ *
+ * A turn.  The worker pops up to RT_BATCH messages from the actor's
+ * mailbox, running each and fulfilling its future.  Then either the
+ * mailbox is empty and the actor becomes IDLE — store IDLE, re-read the
+ * mailbox, and take the actor back with a compare-and-swap if a message
+ * arrived in between (the sender's side of this Dekker pattern is in
+ * actor.c) — or it is requeued at the back of the ring, behind every
+ * other waiting actor.
+ *
+ * Picking.  slot first, then the ring (oldest first), then the inbox
+ * (moved into the ring, so it becomes stealable); every RT_FAIR_TICK
+ * picks the order is inbox, ring, then the slot, so two actors passing a
+ * message back and forth through the slot cannot starve the others, even
+ * on one worker.  With nothing local, a worker steals: from the workers of
+ * its node first, then from the others, one actor at a time from the top
+ * of a ring or from an inbox (whose consumer side is a try-lock, so
+ * thieves and owner take turns without ever blocking).  The slot is never
+ * stolen: an actor scheduled by a long message waits for that message's
+ * end (or for the worker's handoff, if that message blocks in `get`).
+ *
+ * Parking.  A worker that finds nothing spins for a while (RT_SPIN_ROUNDS,
+ * counted in `spinning`), then parks: it sets its `parked` word, counts
+ * itself in `sleepers`, looks once more, and sleeps on a futex.  Whoever
+ * makes work stealable (a ring push, an inbox push) wakes a sleeper only
+ * if there are sleepers and nobody is spinning (Go's policy), so when
+ * every worker is busy a send costs no system call and no shared write;
+ * and the last spinner to find work wakes the next sleeper if it sees
+ * more work where it found its own, so capacity ramps up when work fans
+ * out (and only then: an actor requeued alone after its batch, or a
+ * consumer that drains its producer's sends, wakes nobody).  An inbox push to a parked worker always wakes
+ * it.  The parked word and the inbox are a Dekker pair too: the pusher
+ * exchanges the inbox's end and then reads `parked`; the parker stores
+ * `parked` and then reads the inbox.
+ *
+ * Waiting in `get` (rt_sched_block).  A worker thread about to block hands
+ * its worker to a spare thread (a parked one, or a new one), so the number
+ * of threads running actors stays at the number of workers and the other
+ * actors — including the ones that will fulfil the future — keep running.
+ * The blocked thread keeps its actor ACTIVE: nobody else runs it, so it
+ * handles no other message until get returns.  When it wakes, it finishes
+ * the current message without a worker (its sends go to inboxes), ends
+ * the actor's turn, and retires to the spare pool.  Main blocks in get
+ * the same way, without a worker to hand over.  So with MOSAIC_THREADS=1
+ * an actor waiting for one waiting for another completes; the cost of a
+ * blocked get is a thread, reused afterwards.
+ *
+ * Quiescence and deadlock.  `awake` counts the threads that can still
+ * make anything happen: workers' threads that are not parked, threads
+ * finishing a message after a get, and main while it runs.  It changes
+ * only when a thread parks or wakes, blocks or is woken, retires, and
+ * when main ends — never per message — and every increment is made by a
+ * thread that is itself counted (a waker, a fulfiller, the thread that
+ * hands its worker over), so once it reaches zero it stays there.  Zero
+ * means: no thread runs, and every queue is empty (a worker parks only
+ * after seeing its own queues empty, and whoever pushes to a parked
+ * worker's inbox wakes it first), so every actor that is not waiting in a
+ * get is IDLE with an empty mailbox.  The thread that brings it to zero
+ * looks at the list of blocked threads: none, and the program is
+ * quiescent (the first thread, waiting in rt_wait_quiescence, exits);
+ * some, and they wait for futures that nothing can fulfil any more: a
+ * deadlock, reported at main's get if main waits, else at an actor's.
+ *
+ * What the collector sees: worker structs are GC_MALLOC_UNCOLLECTABLE
+ * (roots: slot, ring array, inbox ends), ring arrays are GC blocks,
+ * actors hold their messages through their mailboxes, messages their
+ * futures, and blocked threads hold their actor, message and future on
+ * their own (scanned) stacks.  Thread-local variables are not scanned, so
+ * none holds the only reference to anything.
+ *
+ * Not here: the mailbox protocol (mailbox.h, actor.c), futures
+ * (future.c), topology (nodes.c), thread creation (threads.c).
+ */
+#include "rt_internal.h"
+#include "rt_actors.h"
+#include "runq.h"
+
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#include <gc.h>
+
+/* Messages per turn: enough to amortise the turn's fixed cost (a pick,
+ * the idle protocol), few enough that one busy actor cannot hold a worker
+ * for long. */
+#define RT_BATCH 64
+
+/* Every RT_FAIR_TICK picks (a prime, so it does not beat with the
+ * batch), the worker serves its inbox and ring before its slot. */
+#define RT_FAIR_TICK 61
+
+/* Inbox entries moved into the ring at a time. */
+#define RT_DRAIN_MAX 256
+
+/* Idle search before parking: RT_SPIN_ROUNDS rounds over every queue,
+ * with exponentially growing pauses (up to 2^RT_SPIN_MAX_SHIFT pause
+ * instructions), the last RT_SPIN_YIELDS of them yielding the core
+ * instead: some tens of microseconds, the time it takes for the next
+ * message of a busy program to show up, well below the cost of a futex
+ * sleep and wake-up. */
+#define RT_SPIN_ROUNDS 32
+#define RT_SPIN_YIELDS 8
+#define RT_SPIN_MAX_SHIFT 6
+
+/* Turns in a row that find a mailbox whose next message is still being
+ * linked by its producer before the worker yields its core: that
+ * producer has been preempted between its two steps, and may need this
+ * very core to finish. */
+#define RT_BUSY_YIELD 16
+
+/* Tries at a victim's ring before moving on when other thieves keep
+ * winning. */
+#define RT_STEAL_TRIES 4
+
+/* Bytes allocated between two collections, at least, once actors run.
+ * Messages are small and short-lived, so the live heap of a
+ * message-passing program is tiny and the collector, left alone, would
+ * stop every thread after each ~100 KiB of messages: hundreds of
+ * stop-the-world rounds per second, each signalling every worker.  A
+ * floor of 1 MiB keeps the heap small enough to stay in cache (larger
+ * floors cost more in page faults on fresh memory than they save). */
+#define RT_GC_MIN_BYTES ((size_t)1 << 20)
+
+/* Workers' stacks: as large as the program thread's would be wasteful
+ * with many spare threads; 256 MiB reserved (not committed) is a
+ * recursion millions of frames deep.  MOSAIC_STACK_SIZE overrides. */
+#define RT_WORKER_STACK ((size_t)256 << 20)
+
+typedef struct RtWorker {
+    /* the holder's own, not shared */
+    RtActor *slot;
+    uint32_t tick;
+    uint32_t rng;
+    uint32_t busy_streak;   /* turns in a row that met a half-done push */
+    int index, node, cpu;
+    char pad0[64 - sizeof(void *) - 3 * sizeof(uint32_t) - 3 * sizeof(int)];
+    RtRing ring;
+    /* written by anyone who schedules onto this worker */
+    RtMpsc inbox;
+    _Atomic uint32_t inbox_lock;    /* consumer's role: a try-lock */
+    _Atomic uint32_t parked;        /* futex word: 1 while asleep */
+    char pad1[64 - sizeof(RtMpsc) - 2 * sizeof(uint32_t)];
+} RtWorker;
+
+/* A thread's record for the spare pool. */
+typedef struct RtThread {
+    struct RtThread *next_spare;
+    _Atomic(RtWorker *) assigned;
+    _Atomic uint32_t word;          /* futex word: 1 once assigned */
+} RtThread;
+
+static pthread_once_t sched_once = PTHREAD_ONCE_INIT;
+
+/* Fixed once the workers start. */
+static RtWorker **workers;
+static int nworkers;
+static int nnodes;
+static int **node_workers;      /* [node] -> indices of the workers serving it */
+static int *node_nworkers;
+static int *node_own;           /* [node] -> 1 if it has workers of its own */
+
+/* Shared counters, away from the rest: `awake` changes when threads
+ * sleep and wake; sleepers and spinning are read by every push that may
+ * need a wake-up, and written only when workers go idle or park. */
+static _Atomic int64_t awake __attribute__((aligned(64))) = 1;     /* main */
+static _Atomic int32_t sleepers __attribute__((aligned(64)));  /* parked or about to */
+static _Atomic int32_t spinning;    /* workers searching for work */
+
+static _Atomic uint32_t quiescent;      /* futex word for the first thread */
+
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static RtThread *spares;
+
+static pthread_mutex_t blocked_lock = PTHREAD_MUTEX_INITIALIZER;
+static RtWaiter *blocked;
+
+__thread RtActor *rt_current_actor;
+static __thread RtWorker *self_worker;
+static __thread RtThread self_thread;
+static __thread uint32_t remote_rr;
+static __thread int is_main_thread;
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static inline RtActor *actor_of(RtLink *l)
+{
+    return (RtActor *)(void *)((char *)l - offsetof(RtActor, rq_link));
+}
+
+static inline int serves(const RtWorker *w, int node)
+{
+    return w->node == node || !node_own[node];
+}
+
+/* ---- quiescence ------------------------------------------------------ */
+
+static void blocked_add(RtWaiter *w)
+{
+    pthread_mutex_lock(&blocked_lock);
+    w->prev_blocked = NULL;
+    w->next_blocked = blocked;
+    if (blocked)
+        blocked->prev_blocked = w;
+    blocked = w;
+    pthread_mutex_unlock(&blocked_lock);
+}
+
+static void blocked_remove(RtWaiter *w)
+{
+    pthread_mutex_lock(&blocked_lock);
+    if (w->prev_blocked)
+        w->prev_blocked->next_blocked = w->next_blocked;
+    else
+        blocked = w->next_blocked;
+    if (w->next_blocked)
+        w->next_blocked->prev_blocked = w->prev_blocked;
+    pthread_mutex_unlock(&blocked_lock);
+}
+
+static _Noreturn void deadlock(const char *where, const char *who)
+{
+    rt_panicf(where && *where ? where : RT_NOWHERE,
+              "deadlock: %s is waiting on a future that can never be "
+              "fulfilled", who);
+}
+
+/* Called by the thread whose decrement brought `awake` to zero: nothing
+ * runs any more, and nothing ever will (see the essay). */
+static void all_asleep(void)
+{
+    pthread_mutex_lock(&blocked_lock);
+    RtWaiter *any = blocked, *main_waiter = NULL;
+    for (RtWaiter *w = blocked; w; w = w->next_blocked)
+        if (w->is_main)
+            main_waiter = w;
+    pthread_mutex_unlock(&blocked_lock);
+    if (main_waiter)
+        deadlock(main_waiter->where, "main");
+    if (any)
+        deadlock(any->where, "an actor");
+    atomic_store_explicit(&quiescent, 1, memory_order_release);
+    rt_futex_wake(&quiescent, INT_MAX);
+}
+
+static inline void awake_inc(void)
+{
+    atomic_fetch_add_explicit(&awake, 1, memory_order_relaxed);
+}
+
+static inline void awake_dec(void)
+{
+    if (atomic_fetch_sub_explicit(&awake, 1, memory_order_acq_rel) == 1)
+        all_asleep();
+}
+
+/* ---- waking ------------------------------------------------------------ */
+
+/* Wakes t if it is parked; the waker counts it awake. */
+static int try_unpark(RtWorker *t)
+{
+    uint32_t one = 1;
+    if (!atomic_compare_exchange_strong_explicit(&t->parked, &one, 0,
+                                                 memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return 0;
+    atomic_fetch_sub_explicit(&sleepers, 1, memory_order_relaxed);
+    awake_inc();
+    rt_futex_wake(&t->parked, 1);
+    return 1;
+}
+
+/* Wakes one parked worker, of `node` if there is one. */
+static void wake_one(int node)
+{
+    int n = node_nworkers[node];
+    int *list = node_workers[node];
+    uint32_t start = remote_rr++;
+    for (int i = 0; i < n; i++) {
+        RtWorker *t = workers[list[(start + (uint32_t)i) % (uint32_t)n]];
+        if (atomic_load_explicit(&t->parked, memory_order_relaxed) &&
+            try_unpark(t))
+            return;
+    }
+    for (int i = 0; i < nworkers; i++) {
+        RtWorker *t = workers[(start + (uint32_t)i) % (uint32_t)nworkers];
+        if (atomic_load_explicit(&t->parked, memory_order_relaxed) &&
+            try_unpark(t))
+            return;
+    }
+}
+
+/* After making work stealable: wake a sleeper if nobody is looking for
+ * work already.  The fence orders the push before the reads (a parker
+ * counts itself in sleepers before its last look). */
+static void maybe_wake(int node)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&sleepers, memory_order_relaxed) == 0 ||
+        atomic_load_explicit(&spinning, memory_order_relaxed) != 0)
+        return;
+    wake_one(node);
+}
+
+/* ---- run queues -------------------------------------------------------- */
+
+static void ring_push(RtWorker *w, RtActor *a)
+{
+    if (rt_ring_push(&w->ring, a) != 0)
+        rt_panicf(RT_NOWHERE, "out of memory: cannot grow a run queue");
+}
+
+static RtActor *ring_take_own(RtWorker *w)
+{
+    for (;;) {
+        void *x = rt_ring_take(&w->ring);
+        if (x != RT_RING_LOST)
+            return x;
+    }
+}
+
+static inline int inbox_trylock(RtWorker *w)
+{
+    return atomic_load_explicit(&w->inbox_lock, memory_order_relaxed) == 0 &&
+           atomic_exchange_explicit(&w->inbox_lock, 1,
+                                    memory_order_acquire) == 0;
+}
+
+static inline void inbox_unlock(RtWorker *w)
+{
+    atomic_store_explicit(&w->inbox_lock, 0, memory_order_release);
+}
+
+/* Moves inbox entries into the ring; returns how many. */
+static int drain_inbox(RtWorker *w)
+{
+    if (rt_mpsc_looks_empty(&w->inbox) || !inbox_trylock(w))
+        return 0;
+    int n = 0;
+    RtLink *l;
+    while (n < RT_DRAIN_MAX && (l = rt_mpsc_pop(&w->inbox)) != NULL) {
+        ring_push(w, actor_of(l));
+        n++;
+    }
+    inbox_unlock(w);
+    if (n > 1)
+        maybe_wake(w->node);
+    return n;
+}
+
+static void push_local(RtWorker *w, RtActor *a)
+{
+    RtActor *old = w->slot;
+    w->slot = a;
+    if (old) {
+        ring_push(w, old);
+        maybe_wake(w->node);
+    }
+}
+
+static RtWorker *remote_target(RtActor *a)
+{
+    int last = atomic_load_explicit(&a->last_worker, memory_order_relaxed);
+    if (last >= 0 && serves(workers[last], a->node))
+        return workers[last];
+    int n = a->node;
+    return workers[node_workers[n][remote_rr++ % (uint32_t)node_nworkers[n]]];
+}
+
+static void push_remote(RtActor *a)
+{
+    RtWorker *t = remote_target(a);
+    rt_mpsc_push(&t->inbox, &a->rq_link);
+    if (atomic_load_explicit(&t->parked, memory_order_seq_cst) &&
+        try_unpark(t))
+        return;
+    maybe_wake(a->node);
+}
+
+void rt_sched_schedule(RtActor *a)
+{
+    RtWorker *w = self_worker;
+    if (w && serves(w, a->node))
+        push_local(w, a);
+    else
+        push_remote(a);
+}
+
+/* The next actor of w's own queues, or NULL. */
+static RtActor *pick(RtWorker *w)
+{
+    RtActor *a;
+    if (++w->tick % RT_FAIR_TICK == 0) {
+        drain_inbox(w);
+        if (w->slot) {
+            ring_push(w, w->slot);
+            w->slot = NULL;
+        }
+        if ((a = ring_take_own(w)) != NULL)
+            return a;
+    }
+    if ((a = w->slot) != NULL) {
+        w->slot = NULL;
+        return a;
+    }
+    if ((a = ring_take_own(w)) != NULL)
+        return a;
+    if (drain_inbox(w))
+        return ring_take_own(w);
+    return NULL;
+}
+
+static RtActor *steal_from(RtWorker *v)
+{
+    for (int i = 0; i < RT_STEAL_TRIES; i++) {
+        void *x = rt_ring_take(&v->ring);
+        if (x == NULL)
+            break;
+        if (x != RT_RING_LOST)
+            return x;
+    }
+    if (!rt_mpsc_looks_empty(&v->inbox) && inbox_trylock(v)) {
+        RtLink *l = rt_mpsc_pop(&v->inbox);
+        inbox_unlock(v);
+        if (l)
+            return actor_of(l);
+    }
+    return NULL;
+}
+
+static inline uint32_t next_random(RtWorker *w)
+{
+    uint32_t x = w->rng;    /* xorshift32 */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return w->rng = x;
+}
+
+/* One pass over the other workers: those of w's node first.  *more is
+ * set when the victim still has work after the theft. */
+static RtActor *steal(RtWorker *w, int *more)
+{
+    if (nworkers == 1)
+        return NULL;
+    uint32_t r = next_random(w);
+    int n = node_nworkers[w->node];
+    int *list = node_workers[w->node];
+    RtWorker *v = NULL;
+    RtActor *a = NULL;
+    for (int i = 0; i < n && !a; i++) {
+        v = workers[list[(r + (uint32_t)i) % (uint32_t)n]];
+        if (v != w)
+            a = steal_from(v);
+    }
+    for (int i = 0; i < nworkers && !a && n != nworkers; i++) {
+        v = workers[(r + (uint32_t)i) % (uint32_t)nworkers];
+        if (v->node != w->node)
+            a = steal_from(v);
+    }
+    if (a && more)
+        *more = rt_ring_size(&v->ring) > 0 || !rt_mpsc_looks_empty(&v->inbox);
+    return a;
+}
+
+/* Whether w has runnable actors besides the one it is about to run. */
+static int has_more(RtWorker *w)
+{
+    return w->slot || rt_ring_size(&w->ring) > 0 ||
+           !rt_mpsc_looks_empty(&w->inbox);
+}
+
+/* ---- parking ------------------------------------------------------------ */
+
+#define RETRY ((RtActor *)1)
+
+/* The look before sleeping: authoritative about w's own queues (the
+ * inbox under its lock), and one more pass at the others'.  RETRY when
+ * the inbox holds an actor its producer has not finished linking: that
+ * producer may have read `parked` before we set it, so we may not sleep. */
+static RtActor *last_look(RtWorker *w)
+{
+    RtActor *a = pick(w);
+    if (a)
+        return a;
+    /* a thief holds it for a few instructions, unless it was preempted */
+    for (int spins = 1;
+         atomic_exchange_explicit(&w->inbox_lock, 1, memory_order_acquire);
+         spins++) {
+        if (spins % RT_BUSY_YIELD == 0)
+            sched_yield();
+        else
+            cpu_relax();
+    }
+    int empty = rt_mpsc_empty(&w->inbox);
+    RtLink *l = empty ? NULL : rt_mpsc_pop(&w->inbox);
+    inbox_unlock(w);
+    if (l)
+        return actor_of(l);
+    if (!empty)
+        return RETRY;
+    return steal(w, NULL);
+}
+
+/* Parks w's thread until someone wakes it; returns an actor instead when
+ * the last look finds one (or RETRY). */
+static RtActor *park(RtWorker *w)
+{
+    atomic_store_explicit(&w->parked, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&sleepers, 1, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
+    RtActor *a = last_look(w);
+    if (a) {
+        uint32_t one = 1;
+        if (atomic_compare_exchange_strong_explicit(&w->parked, &one, 0,
+                                                    memory_order_seq_cst,
+                                                    memory_order_relaxed))
+            atomic_fetch_sub_explicit(&sleepers, 1, memory_order_relaxed);
+        else    /* a waker got here first and counted us awake again */
+            atomic_fetch_sub_explicit(&awake, 1, memory_order_relaxed);
+        return a;
+    }
+    awake_dec();        /* may end the program, or report a deadlock */
+    while (atomic_load_explicit(&w->parked, memory_order_acquire))
+        rt_futex_wait(&w->parked, 1);
+    return NULL;        /* the waker counted us awake */
+}
+
+static void backoff(int round)
+{
+    if (round >= RT_SPIN_ROUNDS - RT_SPIN_YIELDS) {
+        sched_yield();
+        return;
+    }
+    int shift = round < RT_SPIN_MAX_SHIFT ? round : RT_SPIN_MAX_SHIFT;
+    for (int i = 0; i < 1 << shift; i++)
+        cpu_relax();
+}
+
+/* Finds work for w, spinning then parking as long as there is none. */
+static RtActor *idle(RtWorker *w)
+{
+    for (;;) {
+        atomic_fetch_add_explicit(&spinning, 1, memory_order_seq_cst);
+        for (int round = 0; round < RT_SPIN_ROUNDS; round++) {
+            int more = 0;
+            RtActor *a = pick(w);
+            if (a)
+                more = has_more(w);
+            else
+                a = steal(w, &more);
+            if (a) {
+                /* Pushes skip waking anyone while a worker spins, so the
+                 * last spinner out wakes a sleeper if there is more
+                 * where this came from. */
+                if (atomic_fetch_sub_explicit(&spinning, 1,
+                                              memory_order_seq_cst) == 1 &&
+                    more)
+                    maybe_wake(w->node);
+                return a;
+            }
+            backoff(round);
+        }
+        atomic_fetch_sub_explicit(&spinning, 1, memory_order_seq_cst);
+        RtActor *a = park(w);
+        if (a && a != RETRY)
+            return a;
+    }
+}
+
+/* ---- turns --------------------------------------------------------------- */
+
+/* The end of a turn with an empty mailbox: IDLE, unless a message arrived
+ * meanwhile and we took the actor back.  Returns 1 when the actor is no
+ * longer ours (after which it must not be touched: another worker may be
+ * running it already). */
+static int go_idle(RtActor *a)
+{
+    atomic_store_explicit(&a->state, RT_IDLE, memory_order_seq_cst);
+    if (atomic_load_explicit(&a->mailbox.in, memory_order_seq_cst) ==
+        &a->mailbox.stub)
+        return 1;
+    uint32_t idle_state = RT_IDLE;
+    return !atomic_compare_exchange_strong_explicit(
+        &a->state, &idle_state, RT_ACTIVE, memory_order_seq_cst,
+        memory_order_relaxed);
+}
+
+/* Puts a back on w's ring (it stays ACTIVE).  Alone there, it is what w
+ * runs next, and nobody else could help: no wake-up. */
+static void requeue(RtWorker *w, RtActor *a)
+{
+    ring_push(w, a);
+    if (w->slot || rt_ring_size(&w->ring) > 1)
+        maybe_wake(w->node);
+}
+
+/* The end of a turn on a thread that gave its worker away in a get. */
+static void finish_detached(RtActor *a)
+{
+    if (rt_mpsc_empty(&a->mailbox) && go_idle(a))
+        return;
+    push_remote(a);
+}
+
+/* Runs one turn of a on w.  Returns 0 when this thread no longer holds
+ * w (a get handed it to another thread): the actor's turn is over, and
+ * the thread must retire. */
+static int run_turn(RtWorker *w, RtActor *a)
+{
+    rt_current_actor = a;
+    if (atomic_load_explicit(&a->last_worker, memory_order_relaxed) !=
+        w->index)
+        atomic_store_explicit(&a->last_worker, w->index,
+                              memory_order_relaxed);
+    for (int n = 0;;) {
+        RtLink *l = rt_mpsc_pop(&a->mailbox);
+        if (!l) {
+            if (!rt_mpsc_empty(&a->mailbox)) {
+                /* a sender is between its two steps: come back later
+                 * rather than wait for it */
+                if (++w->busy_streak % RT_BUSY_YIELD == 0)
+                    sched_yield();
+                requeue(w, a);
+                break;
+            }
+            if (go_idle(a))
+                break;
+            continue;       /* a message arrived: still ours */
+        }
+        RtMessage *m = (RtMessage *)(void *)l;
+        w->busy_streak = 0;
+        int64_t v = m->run(a, m);
+        if (m->future)
+            rt_future_fulfil(m->future, v);
+        if (self_worker != w) {
+            rt_current_actor = NULL;
+            finish_detached(a);
+            return 0;
+        }
+        if (++n == RT_BATCH) {
+            requeue(w, a);
+            break;
+        }
+    }
+    rt_current_actor = NULL;
+    return 1;
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+static void pin_to(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+/* Joins the spare pool until a blocking thread hands over its worker. */
+static RtWorker *retire(void)
+{
+    RtThread *t = &self_thread;
+    atomic_store_explicit(&t->assigned, NULL, memory_order_relaxed);
+    atomic_store_explicit(&t->word, 0, memory_order_relaxed);
+    pthread_mutex_lock(&spare_lock);
+    t->next_spare = spares;
+    spares = t;
+    pthread_mutex_unlock(&spare_lock);
+    awake_dec();
+    RtWorker *w;
+    while ((w = atomic_load_explicit(&t->assigned, memory_order_acquire)) ==
+           NULL)
+        rt_futex_wait(&t->word, 0);
+    return w;       /* the thread that assigned it counted us awake */
+}
+
+_Static_assert(sizeof(RtWorker) % 64 == 0,
+               "worker structs are whole cache lines");
+
+static void *worker_thread(void *arg)
+{
+    rt_thread_stack_init();
+    RtWorker *w = arg;
+    for (;;) {
+        self_worker = w;
+        if (rt_topology()->pin)
+            pin_to(w->cpu);
+        for (;;) {
+            RtActor *a = pick(w);
+            if (!a)
+                a = idle(w);
+            if (!run_turn(w, a))
+                break;
+        }
+        w = retire();
+    }
+    return NULL;
+}
+
+/* Gives w, and this thread's place in `awake`, to a spare thread. */
+static void handoff(RtWorker *w, const char *where)
+{
+    pthread_mutex_lock(&spare_lock);
+    RtThread *t = spares;
+    if (t)
+        spares = t->next_spare;
+    pthread_mutex_unlock(&spare_lock);
+    if (t) {
+        atomic_store_explicit(&t->assigned, w, memory_order_release);
+        atomic_store_explicit(&t->word, 1, memory_order_release);
+        rt_futex_wake(&t->word, 1);
+        return;
+    }
+    if (rt_thread_start(NULL, worker_thread, w, RT_WORKER_STACK, 1) != 0)
+        mos_panic(where && *where ? where : RT_NOWHERE,
+                  "out of memory: cannot start a thread to run the other "
+                  "actors while this one waits");
+}
+
+void rt_sched_block(RtWaiter *w)
+{
+    w->is_main = is_main_thread;
+    blocked_add(w);
+    RtWorker *mine = self_worker;
+    if (mine) {
+        self_worker = NULL;
+        handoff(mine, w->where);
+    } else {
+        awake_dec();    /* may report the deadlock, with w on the list */
+    }
+    while (atomic_load_explicit(&w->woken, memory_order_acquire) == 0)
+        rt_futex_wait(&w->woken, 0);
+    blocked_remove(w);
+}
+
+void rt_sched_unblock(RtWaiter *w)
+{
+    (void)w;
+    awake_inc();
+}
+
+/* ---- start and end ------------------------------------------------------ */
+
+static void *checked_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        rt_panicf(RT_NOWHERE, "out of memory: cannot start the scheduler");
+    return p;
+}
+
+static void sched_setup(void)
+{
+    /* Inbox links point into actors, 32 bytes in.  The collector
+     * recognises interior pointers by default; registering the offset
+     * keeps queued actors alive even where that default is off
+     * (GC_all_interior_pointers = 0). */
+    GC_register_displacement(offsetof(RtActor, rq_link));
+    GC_register_displacement(offsetof(RtActor, mailbox.stub));
+    if (GC_get_min_bytes_allocd() < RT_GC_MIN_BYTES)
+        GC_set_min_bytes_allocd(RT_GC_MIN_BYTES);
+    const RtTopology *topo = rt_topology();
+    nworkers = topo->workers;
+    nnodes = topo->nodes;
+    workers = checked_malloc(sizeof(RtWorker *) * (size_t)nworkers);
+    node_workers = checked_malloc(sizeof(int *) * (size_t)nnodes);
+    node_nworkers = checked_malloc(sizeof(int) * (size_t)nnodes);
+    node_own = checked_malloc(sizeof(int) * (size_t)nnodes);
+    for (int i = 0; i < nworkers; i++) {
+        RtWorker *w = GC_MALLOC_UNCOLLECTABLE(sizeof(RtWorker));
+        if (!w || rt_ring_init(&w->ring) != 0)
+            rt_panicf(RT_NOWHERE, "out of memory: cannot start the scheduler");
+        w->index = i;
+        w->node = topo->worker_node[i];
+        w->cpu = topo->worker_cpu[i];
+        w->rng = 2654435761u * (uint32_t)(i + 1);   /* never 0 */
+        rt_mpsc_init(&w->inbox);
+        workers[i] = w;
+    }
+    for (int n = 0; n < nnodes; n++) {
+        int count = 0;
+        for (int i = 0; i < nworkers; i++)
+            count += workers[i]->node == n;
+        node_own[n] = count > 0;
+        node_nworkers[n] = count > 0 ? count : nworkers;
+        node_workers[n] = checked_malloc(sizeof(int) * (size_t)node_nworkers[n]);
+        int k = 0;
+        for (int i = 0; i < nworkers; i++)
+            if (count == 0 || workers[i]->node == n)
+                node_workers[n][k++] = i;
+    }
+    /* the workers start awake; this thread (main, running) counts */
+    atomic_fetch_add_explicit(&awake, nworkers, memory_order_relaxed);
+    for (int i = 0; i < nworkers; i++)
+        if (rt_thread_start(NULL, worker_thread, workers[i], RT_WORKER_STACK,
+                            1) != 0)
+            rt_panicf(RT_NOWHERE, "out of memory: cannot start worker %d", i);
+}
+
+void rt_sched_start(void)
+{
+    pthread_once(&sched_once, sched_setup);
+}
+
+void rt_main_begin(void)
+{
+    is_main_thread = 1;
+}
+
+void rt_main_end(void)
+{
+    awake_dec();
+}
+
+void rt_wait_quiescence(void)
+{
+    while (atomic_load_explicit(&quiescent, memory_order_acquire) == 0)
+        rt_futex_wait(&quiescent, 0);
+}

@@ -1,0 +1,126 @@
+/* threads.c — starting the runtime's threads, and sleeping on a word.
+ *
+ * Every thread that runs Mosaic code — the program's main thread
+ * (start.c), the scheduler's workers and the spare threads that take a
+ * worker over while an actor waits in `get` (sched.c) — is started here,
+ * for two reasons:
+ *
+ *   - The collector must know it: GC_THREADS (rt_internal.h) turns
+ *     pthread_create into GC_pthread_create, which registers the thread
+ *     so that its stack and registers are scanned and it is stopped
+ *     during collections.  Calling it from one place keeps that true.
+ *   - Mosaic code recurses deeply, so its threads get large stacks.  Only
+ *     a new thread's stack size can be chosen, and Linux commits stack
+ *     pages as they are touched, so a large reservation costs address
+ *     space, not memory.  If the system refuses a size (ulimit -v, strict
+ *     overcommit), smaller ones are tried down to the default; the stack
+ *     limit check (stack.c) still turns an overflow into an error.
+ *     MOSAIC_STACK_SIZE (bytes, or with a K, M or G suffix; at least 1M)
+ *     sets the size of every thread: a test of stack overflow need not
+ *     touch a gigabyte before it fails.
+ *
+ * The futex wrappers are the only way runtime threads sleep: a worker with
+ * nothing to do, a thread blocked in `get`, a spare thread waiting for a
+ * worker to take over, the first thread waiting for quiescence.  A futex
+ * costs nothing until someone sleeps, and a wake-up is one system call.
+ *
+ * Not here: what the threads do (start.c, sched.c), stack limits
+ * (stack.c).  Linux only, like stack.c.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <gc.h>
+
+/* A guard region below each stack (reserved, never committed), larger
+ * than the default page so that a big frame lands in it rather than in
+ * some other mapping. */
+#define GUARD_SIZE ((size_t)1 << 20)
+
+/* Sizes tried below `largest`, largest first; 0 means the system's
+ * default. */
+static const size_t fallback_sizes[] = {
+    (size_t)1 << 30, (size_t)256 << 20, (size_t)64 << 20, (size_t)16 << 20, 0,
+};
+
+/* MOSAIC_STACK_SIZE as a byte count, or 0 when unset or invalid (then
+ * the built-in sizes apply; a bad value is not worth failing for). */
+static size_t requested_stack_size(void)
+{
+    const char *env = getenv("MOSAIC_STACK_SIZE");
+    if (!env || !*env)
+        return 0;
+    char *end;
+    unsigned long long n = strtoull(env, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    }
+    /* 1 MiB .. 64 GiB: below, the margin kept for reporting an overflow
+     * would be most of the stack; above, no machine would commit it */
+    if (*end != '\0' || end == env || n > (1ull << 36) >> shift)
+        return 0;
+    n <<= shift;
+    return n >= (1u << 20) ? (size_t)n : 0;
+}
+
+static int try_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+                     size_t stack_size, int detached)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return EAGAIN;
+    if (stack_size != 0) {
+        pthread_attr_setstacksize(&attr, stack_size);
+        pthread_attr_setguardsize(&attr, GUARD_SIZE);
+    }
+    if (detached)
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t ignored;
+    int err = pthread_create(thread ? thread : &ignored, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return err;
+}
+
+int rt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+                    size_t largest, int detached)
+{
+    size_t requested = requested_stack_size();
+    if (requested != 0) {
+        if (try_start(thread, fn, arg, requested, detached) == 0)
+            return 0;
+        largest = requested;    /* asked for less: never give more */
+    }
+    int err = EAGAIN;
+    for (size_t i = 0; i < sizeof fallback_sizes / sizeof fallback_sizes[0];
+         i++) {
+        if (fallback_sizes[i] > largest)
+            continue;
+        err = try_start(thread, fn, arg, fallback_sizes[i], detached);
+        if (err == 0)
+            return 0;
+    }
+    return err;
+}
+
+void rt_futex_wait(_Atomic uint32_t *word, uint32_t expected)
+{
+    /* EINTR (the collector's stop-the-world signal), EAGAIN (the word
+     * already changed) and spurious returns all mean "look again", which
+     * every caller does. */
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL,
+            NULL, 0);
+}
+
+void rt_futex_wake(_Atomic uint32_t *word, int n)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}

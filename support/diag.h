@@ -1,0 +1,83 @@
+/* diag.h — source files, locations and diagnostics.
+ *
+ * Every phase reports problems through this module and nowhere else, so
+ * that all messages share one format (LANGUAGE.md §7):
+ *
+ *   file.mos:12:5: error[E0300]: message
+ *      12 |     acc = other
+ *         |     ^~~~~~~~~~~
+ *   file.mos:3:3: note: 'acc' declared here
+ *
+ * A location is a file id plus byte offsets into that file's text; it is
+ * turned into line:column only when printed (columns count UTF-8 code
+ * points from 1).  Diagnostics are printed to stderr as soon as they are
+ * reported; a note belongs to the error reported just before it.  The
+ * module counts errors so the driver can pick the exit status; it never
+ * exits by itself.  It does not deduplicate or sort: phases avoid cascades
+ * themselves (an expression of the error type reports nothing more).
+ */
+#ifndef MOSAIC_DIAG_H
+#define MOSAIC_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#if defined(__GNUC__)
+#define DIAG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define DIAG_PRINTF(fmt, args)
+#endif
+
+/* A span of source text: [start, end) bytes in file `file`. */
+typedef struct Loc {
+    uint32_t file;
+    uint32_t start;
+    uint32_t end;
+} Loc;
+
+/* The span covering both a and b (same file). */
+Loc loc_join(Loc a, Loc b);
+/* The empty location, for errors without a place in the source. */
+extern const Loc LOC_NONE;
+
+typedef enum DiagCode {
+#define DIAG_CODE(name, text) DIAG_##name,
+#include "errors.def"
+#undef DIAG_CODE
+    DIAG_COUNT
+} DiagCode;
+
+/* Registers a source file; `text` (len bytes, need not be NUL-terminated)
+ * is copied.  Returns its id.  File id 0 is reserved for LOC_NONE. */
+uint32_t src_add(const char *path, const char *text, size_t len);
+const char *src_path(uint32_t file);
+const char *src_text(uint32_t file);
+size_t src_length(uint32_t file);
+/* 1-based line and column (in code points) of byte offset `offset`. */
+void src_line_col(uint32_t file, uint32_t offset, int *line, int *col);
+
+/* "E0200" for DIAG_E0200. */
+const char *diag_code_name(DiagCode code);
+
+/* Reports an error at `loc` with the source excerpt and underline. */
+void diag_error(Loc loc, DiagCode code, const char *fmt, ...) DIAG_PRINTF(3, 4);
+/* Reports an error with no place in the source: "mosaicc: error[CODE]: ...". */
+void diag_error_noloc(DiagCode code, const char *fmt, ...) DIAG_PRINTF(2, 3);
+/* A note attached to the previous error; printed with location only
+ * (no excerpt) like "file:3:3: note: ...". LOC_NONE prints "note: ...". */
+void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
+
+/* Number of errors reported so far. */
+int diag_error_count(void);
+
+/* Where diagnostics go (default stderr); unit tests redirect it. */
+#include <stdio.h>
+void diag_set_stream(FILE *out);
+
+/* Returns the known name closest to `name` by edit distance, or NULL if
+ * none is close enough to be a plausible misspelling.  Used for
+ * "did you mean 'x'?" notes. */
+const char *diag_closest(const char *name, const char *const *candidates, size_t n);
+
+#endif

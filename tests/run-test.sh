@@ -1,0 +1,271 @@
+#!/bin/sh
+# run-test.sh — runs one conformance test and reports it in TAP (1..1).
+#
+#   sh tests/run-test.sh [--mosaicc PATH] tests/KIND/NAME.mos
+#
+# The directory says what kind of test it is, and comments in the file say
+# what is expected (DESIGN.md §4):
+#
+#   run/           must compile (status 0) and run; stdout must equal the
+#                  `// expect: TEXT` lines, in order (TEXT is everything
+#                  after "// expect: "; a bare `// expect:` is an empty
+#                  line), and the status `// expect-exit: N` (default 0).
+#   compile-fail/  must fail to compile with status 1; the (line, code)
+#                  pairs of the compiler's `FILE:LINE:COL: error[CODE]`
+#                  lines must equal those annotated with `// error[CODE]`
+#                  (several on a line allowed), and the same for
+#                  `warning[CODE]`.  `// expect-error: CODE` anywhere: that
+#                  code must be reported, on any line or none.
+#   run-fail/      must compile, then exit with status 101; the line marked
+#                  `// runtime-error: TEXT` must be named in a stderr line
+#                  `FILE:LINE:COL: runtime error: ...TEXT...`.
+#   effects/       `mosaicc --effects FILE` must succeed and print each
+#                  `// effects: LINE` as one of its lines.
+#
+# Any test may carry `// flags: ...` (compiler options), `// env: K=V ...`
+# (the program's environment) and `// args: ...` (its arguments); words are
+# split at blanks, without quoting.  Compiling and running are under
+# `timeout`, so a hanging test fails instead of hanging make check.
+# Executables go to a private temporary directory, never the source tree
+# (which is read-only under make distcheck).
+#
+# The result is always reported through TAP, with the details as `#`
+# lines (they land in the test's .log); the script exits 0 unless it was
+# misused (status 99, a hard error for automake).
+
+# Seconds a compilation, or a run of a test program, may take.
+COMPILE_TIMEOUT=120
+RUN_TIMEOUT=60
+
+mosaicc=./mosaicc
+while [ $# -gt 0 ]; do
+    case $1 in
+    --mosaicc) mosaicc=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "run-test.sh: unknown option '$1'" >&2; exit 99 ;;
+    *) break ;;
+    esac
+done
+if [ $# -ne 1 ]; then
+    echo "usage: run-test.sh [--mosaicc PATH] FILE.mos" >&2
+    exit 99
+fi
+file=$1
+name=$(basename "$file" .mos)
+
+echo "1..1"
+
+# ---- reporting ------------------------------------------------------------
+
+pass() {
+    echo "ok 1 - $name"
+    exit 0
+}
+
+# fail MESSAGE [FILE...]: the message, then each file's contents, as TAP
+# diagnostics.
+fail() {
+    echo "not ok 1 - $name"
+    echo "# $1"
+    shift
+    for f in "$@"; do
+        if [ -s "$f" ]; then
+            echo "# --- $(basename "$f") ---"
+            head -n 60 "$f" | sed 's/^/#   /'
+        fi
+    done
+    exit 0
+}
+
+if [ ! -f "$file" ]; then
+    fail "no such test file: $file"
+fi
+if [ ! -x "$mosaicc" ]; then
+    fail "no compiler at $mosaicc"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-test.XXXXXX") || fail "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 1' HUP INT TERM
+
+if command -v timeout >/dev/null 2>&1; then
+    compile_timeout="timeout -k 5 $COMPILE_TIMEOUT"
+    run_timeout="timeout -k 5 $RUN_TIMEOUT"
+else
+    compile_timeout=
+    run_timeout=
+fi
+
+# directive NAME: the words of every `// NAME: ...` line, joined.
+directive() {
+    sed -n "s|^.*// $1:[ 	]*||p" "$file" | tr '\n' ' '
+}
+
+flags=$(directive flags)
+envs=$(directive env)
+args=$(directive args)
+set -f      # the words above are split at blanks, never globbed
+
+# status_text N: a wait status in words.
+status_text() {
+    case $1 in
+    124) echo "timed out" ;;
+    1[2-9][0-9] | 2[0-5][0-9])
+        if [ "$1" -gt 128 ]; then echo "status $1 (signal $(($1 - 128)))"; else echo "status $1"; fi ;;
+    *) echo "status $1" ;;
+    esac
+}
+
+# compile: builds $tmp/prog; sets cstatus; stderr in $tmp/compile.err.
+compile() {
+    # shellcheck disable=SC2086
+    $compile_timeout "$mosaicc" $flags -o "$tmp/prog" "$file" \
+        >"$tmp/compile.out" 2>"$tmp/compile.err" </dev/null
+    cstatus=$?
+}
+
+# run_program: runs $tmp/prog; sets rstatus; output in $tmp/stdout, $tmp/stderr.
+run_program() {
+    # shellcheck disable=SC2086
+    env $envs $run_timeout "$tmp/prog" $args \
+        >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+    rstatus=$?
+}
+
+# ---- the kinds of tests -----------------------------------------------------
+
+test_run() {
+    compile
+    [ "$cstatus" -eq 0 ] || fail "compilation failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    run_program
+
+    awk '{
+        i = index($0, "// expect:")
+        if (i) {
+            t = substr($0, i + 10)
+            if (substr(t, 1, 1) == " ") t = substr(t, 2)
+            print t
+        }
+    }' "$file" >"$tmp/expected"
+    # A missing final newline is not a difference worth a failure.
+    if [ -s "$tmp/stdout" ] && [ "$(tail -c 1 "$tmp/stdout" | wc -l)" -eq 0 ]; then
+        echo >>"$tmp/stdout"
+    fi
+    want=$(sed -n 's|^.*// expect-exit:[ 	]*\(-\{0,1\}[0-9][0-9]*\).*$|\1|p' "$file" | tail -n 1)
+    want=${want:-0}
+
+    if ! cmp -s "$tmp/expected" "$tmp/stdout"; then
+        diff -u "$tmp/expected" "$tmp/stdout" | sed '1,2d' >"$tmp/stdout.diff"
+        fail "stdout differs from the // expect: lines (- expected, + actual); $(status_text "$rstatus")" \
+            "$tmp/stdout.diff" "$tmp/stderr"
+    fi
+    [ "$rstatus" -eq "$want" ] || fail "exit status: expected $want, got $(status_text "$rstatus")" "$tmp/stderr"
+    pass
+}
+
+test_compile_fail() {
+    compile
+    case $cstatus in
+    1) ;;
+    0) fail "compiled successfully; errors were expected" "$tmp/compile.err" ;;
+    *) fail "compilation ended with $(status_text "$cstatus"); expected status 1" "$tmp/compile.err" ;;
+    esac
+
+    # Codes that may be reported anywhere (`// expect-error: CODE`).
+    sed -n 's|^.*// expect-error:[ 	]*\([A-Z][0-9][0-9]*\).*$|\1|p' "$file" | sort -u >"$tmp/anywhere"
+
+    # Annotated: "error 12 E0200" for each `error[E0200]` in a comment.
+    awk '{
+        i = index($0, "//")
+        if (!i) next
+        rest = substr($0, i)
+        while (match(rest, /(error|warning)\[[A-Z][0-9]+\]/)) {
+            t = substr(rest, RSTART, RLENGTH)
+            split(t, p, "[")
+            print p[1], NR, substr(p[2], 1, length(p[2]) - 1)
+            rest = substr(rest, RSTART + RLENGTH)
+        }
+    }' "$file" | sort -u >"$tmp/annotated"
+
+    # Reported: the same triples from the compiler's diagnostics, leaving
+    # out codes expected anywhere.
+    awk -v anyfile="$tmp/anywhere" '
+        BEGIN { while ((getline c < anyfile) > 0) any[c] = 1 }
+        /^[^ ]/ && match($0, /:[0-9]+:[0-9]+: (error|warning)\[[A-Z][0-9]+\]: /) {
+            s = substr($0, RSTART + 1, RLENGTH - 1)
+            split(s, p, ":")
+            kind = (s ~ /: error\[/) ? "error" : "warning"
+            match(s, /\[[A-Z][0-9]+\]/)
+            code = substr(s, RSTART + 1, RLENGTH - 2)
+            if (!(code in any)) print kind, p[1], code
+        }' "$tmp/compile.err" | sort -u >"$tmp/reported"
+
+    problems=
+    while read -r code; do
+        grep -q "error\[$code\]" "$tmp/compile.err" || problems="$problems $code"
+    done <"$tmp/anywhere"
+    if [ -n "$problems" ]; then
+        fail "expected error code(s) not reported:$problems" "$tmp/compile.err"
+    fi
+
+    if ! cmp -s "$tmp/annotated" "$tmp/reported"; then
+        {
+            comm -23 "$tmp/annotated" "$tmp/reported" |
+                awk '{ printf "line %s: missing %s[%s]\n", $2, $1, $3 }'
+            comm -13 "$tmp/annotated" "$tmp/reported" |
+                awk '{ printf "line %s: unexpected %s[%s]\n", $2, $1, $3 }'
+        } | sort -k 2,2n >"$tmp/mismatch"
+        fail "reported diagnostics differ from the annotations" "$tmp/mismatch" "$tmp/compile.err"
+    fi
+    pass
+}
+
+test_run_fail() {
+    compile
+    [ "$cstatus" -eq 0 ] || fail "compilation failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    run_program
+    [ "$rstatus" -eq 101 ] || fail "expected a runtime error (status 101), got $(status_text "$rstatus")" \
+        "$tmp/stderr" "$tmp/stdout"
+
+    line=$(awk 'index($0, "// runtime-error:") { print NR; exit }' "$file")
+    [ -n "$line" ] || pass
+    text=$(awk 'i = index($0, "// runtime-error:") {
+            t = substr($0, i + 17); sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); print t; exit
+        }' "$file")
+    if LINE=$line TEXT=$text awk '
+        $0 ~ (":" ENVIRON["LINE"] ":[0-9]+: runtime error: ") {
+            if (index(substr($0, index($0, "runtime error: ")), ENVIRON["TEXT"])) found = 1
+        }
+        END { exit !found }' "$tmp/stderr"; then
+        pass
+    fi
+    fail "stderr has no 'FILE:$line:COL: runtime error: ...$text...' line" "$tmp/stderr"
+}
+
+test_effects() {
+    # shellcheck disable=SC2086
+    $compile_timeout "$mosaicc" $flags --effects "$file" \
+        >"$tmp/effects.out" 2>"$tmp/compile.err" </dev/null
+    cstatus=$?
+    [ "$cstatus" -eq 0 ] || fail "mosaicc --effects failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    awk '{
+        i = index($0, "// effects:")
+        if (i) {
+            t = substr($0, i + 11); sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); print t
+        }
+    }' "$file" >"$tmp/expected"
+    awk -v outfile="$tmp/effects.out" '
+        BEGIN { while ((getline l < outfile) > 0) { sub(/[ \t]+$/, "", l); sub(/^[ \t]+/, "", l); have[l] = 1 } }
+        !($0 in have) { print "missing: " $0; bad = 1 }
+        END { exit bad }' "$tmp/expected" >"$tmp/missing" ||
+        fail "effect report lacks expected lines" "$tmp/missing" "$tmp/effects.out"
+    pass
+}
+
+case $file in
+*/run/*.mos | run/*.mos) test_run ;;
+*/compile-fail/*.mos | compile-fail/*.mos) test_compile_fail ;;
+*/run-fail/*.mos | run-fail/*.mos) test_run_fail ;;
+*/effects/*.mos | effects/*.mos) test_effects ;;
+*) fail "cannot tell the kind of test from the path $file" ;;
+esac

@@ -1,0 +1,146 @@
+/* check.h — the checker's internal interface, shared by the files of
+ * typecheck/.
+ *
+ * The checker is split by construct: types.c (the Type values), scope.c
+ * (top-level names, local scopes, symbols), check_type.c (type
+ * expressions), check_decl.c (the program, classes, functions, main),
+ * check_stmt.c (statements), check_expr.c (expressions and operators),
+ * check_call.c (calls, methods, `new`, built-ins), flow.c (can a statement
+ * complete normally, for E0204).  They share one Checker: the state of the
+ * walk (enclosing class and function, scopes, loop depth) plus the program's
+ * top-level names.  Nothing here is visible outside typecheck/; the rest of
+ * the compiler sees only types.h.
+ *
+ * Conventions inside the checker:
+ *   - Every tc_expr call sets e->type and returns it; a construct already
+ *     reported yields ty_error, and every rule accepts ty_error silently, so
+ *     one mistake gives one message.
+ *   - tc_value is tc_expr for places that need a value: a `unit` result
+ *     there is reported (E0200) and turned into ty_error.
+ *   - `expected` (may be NULL) is the type the context wants; it only
+ *     guides inference (an empty `[]`), it never reports by itself.
+ */
+#ifndef MOSAIC_TC_CHECK_H
+#define MOSAIC_TC_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "types.h"
+
+/* What a top-level name denotes.  Functions and classes share one
+ * namespace (a duplicate is E0102); pools are kept apart and only so that
+ * their uses are refused as E0900 rather than reported unknown. */
+typedef struct TopEntry {
+    FuncDecl *func;
+    ClassDecl *cls;
+    PoolDecl *pool;
+} TopEntry;
+
+/* Open-addressing map from interned names (compared by pointer). */
+typedef struct NameMap {
+    const char **keys;
+    void **values;
+    size_t cap, len;
+} NameMap;
+
+/* A local name: a Sym, or a pool declared by a `pool` statement. */
+typedef struct Binding {
+    const char *name;
+    Sym *sym;
+    PoolDecl *pool;
+    Loc loc;
+} Binding;
+
+typedef struct Checker {
+    Program *program;
+    NameMap top;            /* name -> TopEntry (functions, classes, pools) */
+    VEC(const char *) top_names;    /* for did-you-mean, in source order */
+
+    ClassDecl *cls;         /* enclosing class (method or field initialiser) */
+    FuncDecl *func;         /* enclosing function or method; NULL in field
+                               initialisers */
+    Type *result;           /* result type of `func` */
+    int nlocals;            /* slots allocated so far in `func` */
+    int loop_depth;         /* enclosing while/for loops, for break/continue */
+
+    VEC(Binding) bindings;  /* every visible local, innermost last */
+    VEC(size_t) marks;      /* bindings.len at each open scope */
+
+    /* Interned names the rules compare against. */
+    const char *s_int, *s_float, *s_bool, *s_string, *s_fut;
+    const char *s_length, *s_init, *s_main;
+    const char *builtin_names[BI_COUNT];
+} Checker;
+
+/* ---- scope.c ------------------------------------------------------------ */
+void tc_map_put(NameMap *m, const char *key, void *value);
+void *tc_map_get(const NameMap *m, const char *key);
+TopEntry *tc_top(Checker *c, const char *name);     /* NULL if none */
+
+void tc_scope_push(Checker *c);
+void tc_scope_pop(Checker *c);
+Binding *tc_lookup_local(Checker *c, const char *name);
+/* Declares a name in the innermost scope; a redeclaration in the same
+ * scope is E0102 (`what` names the kind in the message: "parameter",
+ * "variable"...).  The new binding hides the old one either way. */
+void tc_declare(Checker *c, Binding b, const char *what);
+/* A new local slot of the current function. */
+Sym *tc_new_sym(Checker *c, SymKind kind, const char *name, Loc loc, Type *type);
+
+FieldDecl *tc_find_field(const ClassDecl *cls, const char *name);
+FuncDecl *tc_find_method(const ClassDecl *cls, const char *name);
+int tc_find_builtin(const Checker *c, const char *name);   /* -1 if none */
+
+/* Emits "did you mean 'x'?" if one of the candidates is close to `name`. */
+typedef VEC(const char *) NameList;
+void tc_suggest(const char *name, const NameList *candidates);
+void tc_add_local_names(Checker *c, NameList *out);
+void tc_add_field_names(const ClassDecl *cls, NameList *out);
+void tc_add_method_names(const ClassDecl *cls, NameList *out);
+
+/* ---- check_type.c ------------------------------------------------------- */
+/* Resolves a written type, sets te->resolved and returns it.  With
+ * report == false nothing is printed (the declaration pass resolves
+ * signatures early and silently; the same TypeExpr is resolved again, with
+ * reports, when its declaration is checked in source order). */
+Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report);
+
+/* ---- check_decl.c ------------------------------------------------------- */
+/* A parameter's type for its uses: ty_error if it could not be resolved or
+ * is `unit` (both reported at the parameter). */
+Type *tc_param_type(const Param *p);
+
+/* ---- check_stmt.c ------------------------------------------------------- */
+/* Checks the statements of a block in the current scope (the caller
+ * decides whether the block opens one: a function body shares the scope of
+ * its parameters). */
+void tc_check_block_stmts(Checker *c, Stmt *block);
+void tc_check_stmt(Checker *c, Stmt *s);
+
+/* ---- check_expr.c ------------------------------------------------------- */
+Type *tc_expr(Checker *c, Expr *e, Type *expected);
+Type *tc_value(Checker *c, Expr *e, Type *expected);
+/* A bare name (EX_NAME) as a value, or as the target of an assignment
+ * (`assign`: the messages for functions and classes say so). */
+Type *tc_name(Checker *c, Expr *e, bool assign);
+/* Checks e (as a value) against `want`: E0200 "type mismatch" if it is not
+ * assignable.  Returns false only after reporting that mismatch. */
+bool tc_expect(Checker *c, Expr *e, Type *want);
+/* A binary operator on two checked operand types (shared with compound
+ * assignment): the result, or ty_error after an E0202 at `loc`. */
+Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc);
+
+/* ---- check_call.c ------------------------------------------------------- */
+Type *tc_call(Checker *c, Expr *e);         /* EX_CALL */
+Type *tc_method_call(Checker *c, Expr *e);  /* EX_METHOD_CALL */
+Type *tc_send(Checker *c, Expr *e);         /* EX_SEND (refused) */
+Type *tc_new(Checker *c, Expr *e);          /* EX_NEW */
+/* Checks a list of arguments against a function's parameters (E0201 count,
+ * E0200 each); `what` names the callee in messages ("'f'", "method 'm'"). */
+void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
+                   const char *what);
+
+/* ---- flow.c ------------------------------------------------------------- */
+bool tc_can_complete(const Stmt *s);
+
+#endif

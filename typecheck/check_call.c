@@ -1,0 +1,391 @@
+/* check_call.c — calls: functions, methods, built-ins, `new`, sends.
+ *
+ * A bare call `f(args)` is resolved in this order: a local binding named
+ * `f` is not callable (E0206); inside a class, a field of `this` is not
+ * callable either and a method of `this` is called; then a top-level
+ * function; then a built-in (builtins.def) — so a user's function or
+ * method named `print` or `min` hides the built-in.  Only names can be
+ * called: there are no function values.
+ *
+ * Arguments are checked against parameters position by position (E0200
+ * at the argument); a wrong count is one E0201 at the call, after which
+ * the arguments are still checked for their own mistakes.  The built-ins
+ * are overloaded by hand here (print on four types, abs/min/max on int or
+ * float, int()/float() conversions); the call records which one through
+ * call.builtin and the argument types.
+ *
+ * `init` runs only through `new` (calling it directly is E0206).  Sends
+ * (`a!m()`) belong to actors and are refused (E0900).
+ */
+#include "check.h"
+#include "../support/diag.h"
+
+/* Checks arguments that cannot be matched to parameters (the callee is
+ * unknown or the count is wrong), for their own mistakes only. */
+static void check_args_alone(Checker *c, ExprVec *args)
+{
+    for (size_t i = 0; i < args->len; i++)
+        if (args->items[i])
+            tc_expr(c, args->items[i], NULL);
+}
+
+void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
+                   const char *what)
+{
+    if (f->params.len != args->len) {
+        diag_error(call_loc, DIAG_E0201, "wrong number of arguments to %s: "
+                   "expected %zu, found %zu", what, f->params.len, args->len);
+        diag_note(f->name.loc, "'%s' declared here", f->name.text);
+        check_args_alone(c, args);
+        return;
+    }
+    for (size_t i = 0; i < args->len; i++) {
+        Param *p = f->params.items[i];
+        if (!args->items[i] || !p)
+            continue;
+        if (!tc_expect(c, args->items[i], tc_param_type(p)))
+            diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+    }
+}
+
+/* ---- built-ins ----------------------------------------------------------------- */
+
+static bool printable(const Type *t)
+{
+    return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL ||
+           t->kind == TY_STRING;
+}
+
+static bool numeric(const Type *t)
+{
+    return t->kind == TY_INT || t->kind == TY_FLOAT;
+}
+
+/* The arity of each built-in: [min, max] arguments. */
+static void builtin_arity(int bi, size_t *lo, size_t *hi)
+{
+    switch (bi) {
+    case BI_PRINTLN:
+        *lo = 0, *hi = 1;
+        break;
+    case BI_MIN:
+    case BI_MAX:
+        *lo = *hi = 2;
+        break;
+    case BI_CLOCK:
+    case BI_NODES:
+    case BI_NODE_ID:
+        *lo = *hi = 0;
+        break;
+    default:
+        *lo = *hi = 1;
+        break;
+    }
+}
+
+/* The result of a built-in whose arguments could not be matched (wrong
+ * count): known for most, so that the caller does not cascade. */
+static Type *builtin_result(int bi)
+{
+    switch (bi) {
+    case BI_PRINT: case BI_PRINTLN:
+        return ty_unit;
+    case BI_INT: case BI_PARSE_INT: case BI_NODES: case BI_NODE_ID:
+        return ty_int;
+    case BI_FLOAT: case BI_SQRT: case BI_SIN: case BI_COS: case BI_EXP:
+    case BI_LOG: case BI_FLOOR: case BI_CLOCK:
+        return ty_float;
+    default:
+        return ty_error;    /* abs, min, max: depends on the arguments */
+    }
+}
+
+// expr = builtin "(" args ")"
+static Type *check_builtin(Checker *c, Expr *e, int bi)
+{
+    const char *name = c->builtin_names[bi];
+    ExprVec *args = &e->u.call.args;
+    e->u.call.res = (bi == BI_INT || bi == BI_FLOAT) ? RES_CONVERT : RES_BUILTIN;
+    e->u.call.builtin = bi;
+
+    size_t lo, hi;
+    builtin_arity(bi, &lo, &hi);
+    if (args->len < lo || args->len > hi) {
+        if (lo == hi)
+            diag_error(e->loc, DIAG_E0201, "wrong number of arguments to '%s': "
+                       "expected %zu, found %zu", name, lo, args->len);
+        else
+            diag_error(e->loc, DIAG_E0201, "wrong number of arguments to '%s': "
+                       "expected %zu or %zu, found %zu", name, lo, hi, args->len);
+        check_args_alone(c, args);
+        return builtin_result(bi);
+    }
+    for (size_t i = 0; i < args->len; i++)
+        if (!args->items[i])
+            return builtin_result(bi);
+
+    switch (bi) {
+    case BI_PRINT:
+    case BI_PRINTLN: {
+        if (args->len == 0)
+            return ty_unit;
+        Expr *a = args->items[0];
+        Type *t = tc_value(c, a, NULL);
+        if (t->kind != TY_ERROR && !printable(t))
+            diag_error(a->loc, DIAG_E0206, "cannot print a value of type '%s'", ty_name(t));
+        return ty_unit;
+    }
+    case BI_INT:
+    case BI_FLOAT: {
+        Expr *a = args->items[0];
+        Type *t = tc_value(c, a, NULL);
+        if (t->kind != TY_ERROR && !numeric(t)) {
+            diag_error(a->loc, DIAG_E0200, "cannot convert '%s' to '%s'", ty_name(t), name);
+            if (t->kind == TY_STRING && bi == BI_INT)
+                diag_note(LOC_NONE, "use parse_int(...) to read an integer from a string");
+        }
+        return bi == BI_INT ? ty_int : ty_float;
+    }
+    case BI_SQRT: case BI_SIN: case BI_COS: case BI_EXP: case BI_LOG: case BI_FLOOR:
+        tc_expect(c, args->items[0], ty_float);
+        return ty_float;
+    case BI_ABS: {
+        Expr *a = args->items[0];
+        Type *t = tc_value(c, a, NULL);
+        if (t->kind == TY_ERROR || numeric(t))
+            return t;
+        diag_error(a->loc, DIAG_E0200, "'abs' takes an 'int' or a 'float', found '%s'",
+                   ty_name(t));
+        return ty_error;
+    }
+    case BI_MIN:
+    case BI_MAX: {
+        Expr *a = args->items[0], *b = args->items[1];
+        Type *ta = tc_value(c, a, NULL), *tb = tc_value(c, b, NULL);
+        bool bad = false;
+        if (ta->kind != TY_ERROR && !numeric(ta)) {
+            diag_error(a->loc, DIAG_E0200, "'%s' takes two 'int's or two 'float's, "
+                       "found '%s'", name, ty_name(ta));
+            bad = true;
+        }
+        if (tb->kind != TY_ERROR && !numeric(tb)) {
+            diag_error(b->loc, DIAG_E0200, "'%s' takes two 'int's or two 'float's, "
+                       "found '%s'", name, ty_name(tb));
+            bad = true;
+        }
+        if (bad || ta->kind == TY_ERROR || tb->kind == TY_ERROR)
+            return numeric(ta) ? ta : numeric(tb) ? tb : ty_error;
+        if (ta->kind != tb->kind) {
+            diag_error(b->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
+                       ty_name(ta), ty_name(tb));
+            diag_note(LOC_NONE, "numbers are not converted implicitly: "
+                      "use int(...) or float(...)");
+        }
+        return ta;
+    }
+    case BI_PARSE_INT:
+        tc_expect(c, args->items[0], ty_string);
+        return ty_int;
+    default:
+        return builtin_result(bi);   /* clock, nodes, node_id: no arguments */
+    }
+}
+
+/* ---- calls ----------------------------------------------------------------------- */
+
+static void suggest_callable(Checker *c, const char *name)
+{
+    NameList cands = {0};
+    tc_add_method_names(c->cls, &cands);
+    for (size_t i = 0; i < c->top_names.len; i++) {
+        TopEntry *t = tc_top(c, c->top_names.items[i]);
+        if (t && t->func)
+            VEC_PUSH(cands, c->top_names.items[i]);
+    }
+    for (int i = 0; i < BI_COUNT; i++)
+        VEC_PUSH(cands, c->builtin_names[i]);
+    tc_suggest(name, &cands);
+}
+
+static Type *call_func(Checker *c, Expr *e, FuncDecl *f, Resolution res, const char *what)
+{
+    e->u.call.res = res;
+    e->u.call.func = f;
+    tc_check_args(c, f, &e->u.call.args, e->loc, what);
+    return f->result_type ? f->result_type : ty_error;
+}
+
+// expr = name "(" args ")"
+static Type *resolve_call(Checker *c, Expr *e)
+{
+    Expr *callee = e->u.call.callee;
+    ExprVec *args = &e->u.call.args;
+    const char *n = callee->u.name.text;
+
+    Binding *b = tc_lookup_local(c, n);
+    if (b) {
+        diag_error(callee->loc, DIAG_E0206, "'%s' is not a function", n);
+        diag_note(b->loc, "'%s' declared here", n);
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (c->cls) {
+        FieldDecl *fd = tc_find_field(c->cls, n);
+        if (fd) {
+            diag_error(callee->loc, DIAG_E0206, "field '%s' is not a method", n);
+            diag_note(fd->name.loc, "'%s' declared here", n);
+            check_args_alone(c, args);
+            return ty_error;
+        }
+        FuncDecl *m = tc_find_method(c->cls, n);
+        if (m) {
+            if (n == c->s_init) {
+                diag_error(callee->loc, DIAG_E0206, "'init' cannot be called directly");
+                diag_note(LOC_NONE, "'init' runs when an object is created with 'new'");
+                check_args_alone(c, args);
+                return ty_error;
+            }
+            return call_func(c, e, m, RES_METHOD, arena_printf("method '%s'", n));
+        }
+    }
+    TopEntry *top = tc_top(c, n);
+    if (top && top->func)
+        return call_func(c, e, top->func, RES_FUNC, arena_printf("'%s'", n));
+    if (top && top->cls) {
+        diag_error(callee->loc, DIAG_E0206, "class '%s' is not a function", n);
+        diag_note(LOC_NONE, "create an object with 'new %s(...)'", n);
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (top && top->pool) {
+        diag_error(callee->loc, DIAG_E0900, "pools are not supported yet");
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    int bi = tc_find_builtin(c, n);
+    if (bi >= 0)
+        return check_builtin(c, e, bi);
+    diag_error(callee->loc, DIAG_E0100, "undefined function '%s'", n);
+    suggest_callable(c, n);
+    check_args_alone(c, args);
+    return ty_error;
+}
+
+Type *tc_call(Checker *c, Expr *e)
+{
+    Expr *callee = e->u.call.callee;
+    e->u.call.res = RES_NONE;
+    e->u.call.func = NULL;
+    /* The parser drops parentheses, but a parenthesised callee `(f)(x)`
+     * starts after the call does: it is a value, and values are not
+     * callable. */
+    bool parenthesised = callee && callee->loc.start != e->loc.start;
+    if (!callee || callee->kind != EX_NAME || parenthesised) {
+        // expr = expr "(" args ")"   (only names can be called)
+        Type *t = tc_expr(c, callee, NULL);
+        if (t->kind != TY_ERROR)
+            diag_error(callee->loc, DIAG_E0206,
+                       "only functions and methods can be called, not a value of type '%s'",
+                       ty_name(t));
+        check_args_alone(c, &e->u.call.args);
+        return ty_error;
+    }
+    Type *t = resolve_call(c, e);
+    /* The callee names a function, not a value; mirror the call's
+     * resolution on it so that every Expr carries something sensible. */
+    callee->type = t;
+    callee->u.name.res = e->u.call.func ? e->u.call.res : RES_NONE;
+    callee->u.name.func = e->u.call.func;
+    return t;
+}
+
+// expr = expr "." name "(" args ")"
+Type *tc_method_call(Checker *c, Expr *e)
+{
+    Name m = e->u.method_call.method;
+    ExprVec *args = &e->u.method_call.args;
+    e->u.method_call.func = NULL;
+    Type *t = tc_value(c, e->u.method_call.object, NULL);
+    if (t->kind == TY_ERROR) {
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (t->kind == TY_POOL) {
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (t->kind != TY_CLASS) {
+        diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
+        if (m.text == c->s_length && (t->kind == TY_ARRAY || t->kind == TY_STRING))
+            diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    FuncDecl *f = tc_find_method(t->cls, m.text);
+    if (!f) {
+        FieldDecl *fd = tc_find_field(t->cls, m.text);
+        if (fd) {
+            diag_error(m.loc, DIAG_E0206, "field '%s' of class '%s' is not a method",
+                       m.text, ty_name(t));
+            diag_note(fd->name.loc, "'%s' declared here", m.text);
+        } else {
+            diag_error(m.loc, DIAG_E0103, "no method '%s' in class '%s'", m.text, ty_name(t));
+            NameList cands = {0};
+            tc_add_method_names(t->cls, &cands);
+            tc_suggest(m.text, &cands);
+        }
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (m.text == c->s_init) {
+        diag_error(m.loc, DIAG_E0206, "'init' cannot be called directly");
+        diag_note(LOC_NONE, "'init' runs when an object is created with 'new'");
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    e->u.method_call.func = f;
+    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
+    return f->result_type ? f->result_type : ty_error;
+}
+
+// expr = expr "!" name "(" args ")"   (refused: actors)
+Type *tc_send(Checker *c, Expr *e)
+{
+    e->u.method_call.func = NULL;
+    Type *t = tc_expr(c, e->u.method_call.object, NULL);
+    check_args_alone(c, &e->u.method_call.args);
+    if (t->kind != TY_ERROR)
+        diag_error(e->loc, DIAG_E0900, "message sends ('!') are not supported yet");
+    return ty_error;
+}
+
+// expr = "new" name [ "<" places ">" ] [ "(" args ")" ]
+Type *tc_new(Checker *c, Expr *e)
+{
+    ExprVec *args = &e->u.new_obj.args;
+    TypeExpr *te = e->u.new_obj.class_type;
+    e->u.new_obj.cls = NULL;
+    Type *t = tc_resolve_type(c, te, true);
+    if (t->kind == TY_ERROR) {
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (t->kind != TY_CLASS) {
+        diag_error(te->loc, DIAG_E0101, "'%s' is not a class", ty_name(t));
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    ClassDecl *k = t->cls;
+    e->u.new_obj.cls = k;
+    if (k->init) {
+        tc_check_args(c, k->init, args, e->loc,
+                      arena_printf("'init' of class '%s'", k->name.text));
+    } else if (args->len > 0) {
+        diag_error(e->loc, DIAG_E0201, "wrong number of arguments to 'new %s': "
+                   "expected 0, found %zu", k->name.text, args->len);
+        diag_note(k->name.loc, "class '%s' has no 'init'", k->name.text);
+        check_args_alone(c, args);
+    }
+    return t;
+}

@@ -1,0 +1,393 @@
+/* check_decl.c — the program: top-level names, classes, functions, main.
+ *
+ * Declarations are order-independent (LANGUAGE.md §3), so the checker
+ * makes three passes over the top level:
+ *
+ *   1. collect: every function, class and pool name into the top-level
+ *      table (the first of duplicates wins), silently;
+ *   2. signatures: field types, parameter and result types, each class's
+ *      `init`, silently — after this pass any body may use any declaration;
+ *   3. check, in source order and with reports: duplicates, refused
+ *      features, the signatures again (now reporting), field initialisers
+ *      and bodies.
+ *
+ * Doing the reporting in one source-ordered pass keeps the diagnostics in
+ * the order of the file, which is what a reader expects.  Finally `main`
+ * is looked for (E0207).
+ *
+ * Features of later versions (actors, places, effects, layouts, pools)
+ * are refused here with one E0900 per construct; the rest of the
+ * declaration is still checked so that its other mistakes are reported.
+ */
+#include <string.h>
+#include "check.h"
+#include "../support/diag.h"
+
+Type *tc_param_type(const Param *p)
+{
+    Type *t = p && p->type && p->type->resolved ? p->type->resolved : ty_error;
+    return t->kind == TY_UNIT ? ty_error : t;   /* reported at the parameter */
+}
+
+static bool is_builtin_type_name(Checker *c, const char *name)
+{
+    return name == c->s_int || name == c->s_float || name == c->s_bool ||
+           name == c->s_string || name == c->s_fut;
+}
+
+/* ---- pass 1: collect top-level names ------------------------------------ */
+
+static TopEntry *top_entry(Checker *c, const char *name)
+{
+    TopEntry *e = tc_top(c, name);
+    if (!e) {
+        e = ARENA_NEW(TopEntry);
+        tc_map_put(&c->top, name, e);
+        VEC_PUSH(c->top_names, name);
+    }
+    return e;
+}
+
+static void collect(Checker *c)
+{
+    for (size_t i = 0; i < c->program->decls.len; i++) {
+        Decl *d = c->program->decls.items[i];
+        if (!d)
+            continue;
+        switch (d->kind) {
+        case DECL_FUNC: {
+            FuncDecl *f = d->u.func;
+            if (!f || !f->name.text)
+                break;
+            TopEntry *e = top_entry(c, f->name.text);
+            if (!e->func && !e->cls)
+                e->func = f;
+            break;
+        }
+        case DECL_CLASS: {
+            ClassDecl *k = d->u.cls;
+            if (!k || !k->name.text || is_builtin_type_name(c, k->name.text))
+                break;
+            TopEntry *e = top_entry(c, k->name.text);
+            if (!e->func && !e->cls)
+                e->cls = k;
+            break;
+        }
+        case DECL_POOL: {
+            PoolDecl *p = d->u.pool;
+            if (!p || !p->name.text)
+                break;
+            TopEntry *e = top_entry(c, p->name.text);
+            if (!e->pool)
+                e->pool = p;
+            break;
+        }
+        case DECL_LAYOUT:
+            break;
+        }
+    }
+}
+
+/* ---- pass 2 (silent) and 3 (reporting): signatures ---------------------- */
+
+// signature = "def" name [ "<" places ">" ] "(" params ")" [ ":" type ] [ effects ]
+static void resolve_signature(Checker *c, FuncDecl *f, bool report)
+{
+    if (report && f->place_params.len > 0)
+        diag_error(f->place_params.items[0].loc, DIAG_E0900,
+                   "place parameters are not supported yet");
+    for (size_t i = 0; i < f->params.len; i++) {
+        Param *p = f->params.items[i];
+        if (!p)
+            continue;
+        Type *t = tc_resolve_type(c, p->type, report);
+        if (report && t->kind == TY_UNIT)
+            diag_error(p->type->loc, DIAG_E0200,
+                       "parameter '%s' cannot have type 'unit'", p->name.text);
+    }
+    bool is_init = f->owner && f->name.text == c->s_init;
+    if (!f->result) {
+        f->result_type = ty_unit;
+    } else {
+        Type *t = tc_resolve_type(c, f->result, report);
+        if (is_init && t->kind != TY_UNIT) {
+            if (report && t->kind != TY_ERROR)
+                diag_error(f->result->loc, DIAG_E0200,
+                           "'init' cannot return a value (it returns 'unit')");
+            t = ty_error;
+        }
+        f->result_type = t;
+    }
+    if (report && f->effects)
+        diag_error(f->effects->loc, DIAG_E0900,
+                   "effect declarations are not supported yet");
+}
+
+static void resolve_field(Checker *c, FieldDecl *fd, bool report)
+{
+    Type *t = tc_resolve_type(c, fd->type, report);
+    if (t->kind == TY_UNIT) {
+        if (report)
+            diag_error(fd->type->loc, DIAG_E0200,
+                       "field '%s' cannot have type 'unit'", fd->name.text);
+        t = ty_error;
+    }
+    fd->field_type = t;
+}
+
+static void resolve_signatures(Checker *c)
+{
+    for (size_t i = 0; i < c->program->decls.len; i++) {
+        Decl *d = c->program->decls.items[i];
+        if (!d)
+            continue;
+        if (d->kind == DECL_FUNC && d->u.func) {
+            resolve_signature(c, d->u.func, false);
+        } else if (d->kind == DECL_CLASS && d->u.cls) {
+            ClassDecl *k = d->u.cls;
+            for (size_t j = 0; j < k->fields.len; j++)
+                if (k->fields.items[j])
+                    resolve_field(c, k->fields.items[j], false);
+            k->init = NULL;
+            for (size_t j = 0; j < k->methods.len; j++) {
+                FuncDecl *m = k->methods.items[j];
+                if (!m)
+                    continue;
+                resolve_signature(c, m, false);
+                if (m->name.text == c->s_init && !k->init)
+                    k->init = m;
+            }
+        }
+    }
+}
+
+/* ---- pass 3: bodies ------------------------------------------------------ */
+
+static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
+{
+    c->cls = cls;
+    c->func = f;
+    c->result = f ? f->result_type : ty_error;
+    c->nlocals = 0;
+    c->loop_depth = 0;
+    c->bindings.len = 0;
+    c->marks.len = 0;
+}
+
+// function = signature block
+static void check_function(Checker *c, FuncDecl *f, ClassDecl *cls)
+{
+    resolve_signature(c, f, true);
+    reset_walk(c, cls, f);
+    tc_scope_push(c);       /* parameters and the body's statements share it */
+    for (size_t i = 0; i < f->params.len; i++) {
+        Param *p = f->params.items[i];
+        if (!p)
+            continue;
+        p->sym = tc_new_sym(c, SYM_PARAM, p->name.text, p->name.loc, tc_param_type(p));
+        tc_declare(c, (Binding){p->name.text, p->sym, NULL, p->name.loc}, "parameter");
+    }
+    if (f->body)
+        tc_check_block_stmts(c, f->body);
+    tc_scope_pop(c);
+    f->nlocals = c->nlocals;
+
+    Type *r = f->result_type;
+    if (f->body && f->body->kind == ST_BLOCK && r && r->kind != TY_UNIT &&
+        r->kind != TY_ERROR && tc_can_complete(f->body)) {
+        diag_error(f->body->u.block.close, DIAG_E0204,
+                   "missing return: %s '%s' must return a value of type '%s'",
+                   cls ? "method" : "function", f->name.text, ty_name(r));
+        diag_note(f->name.loc, "'%s' declared here", f->name.text);
+    }
+    reset_walk(c, NULL, NULL);
+}
+
+static void report_duplicate_top(Checker *c, const char *name, Loc loc, void *self)
+{
+    TopEntry *e = tc_top(c, name);
+    if (!e || (void *)e->func == self || (void *)e->cls == self)
+        return;
+    Loc prev = e->func ? e->func->name.loc : e->cls ? e->cls->name.loc : LOC_NONE;
+    if (!e->func && !e->cls)
+        return;
+    diag_error(loc, DIAG_E0102, "duplicate definition of '%s'", name);
+    diag_note(prev, "previous definition here");
+}
+
+static void check_members(ClassDecl *k)
+{
+    for (size_t i = 0; i < k->fields.len; i++) {
+        FieldDecl *f = k->fields.items[i];
+        if (!f)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            FieldDecl *g = k->fields.items[j];
+            if (g && g->name.text == f->name.text) {
+                diag_error(f->name.loc, DIAG_E0102, "duplicate field '%s' in class '%s'",
+                           f->name.text, k->name.text);
+                diag_note(g->name.loc, "previous definition here");
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < k->methods.len; i++) {
+        FuncDecl *m = k->methods.items[i];
+        if (!m)
+            continue;
+        FieldDecl *f = tc_find_field(k, m->name.text);
+        if (f) {
+            diag_error(m->name.loc, DIAG_E0102,
+                       "method '%s' has the same name as a field of class '%s'",
+                       m->name.text, k->name.text);
+            diag_note(f->name.loc, "field '%s' declared here", f->name.text);
+            continue;
+        }
+        for (size_t j = 0; j < i; j++) {
+            FuncDecl *g = k->methods.items[j];
+            if (g && g->name.text == m->name.text) {
+                diag_error(m->name.loc, DIAG_E0102, "duplicate method '%s' in class '%s'",
+                           m->name.text, k->name.text);
+                diag_note(g->name.loc, "previous definition here");
+                break;
+            }
+        }
+    }
+}
+
+// class = [ "active" ] "class" name [ "<" params ">" ] "{" { field | method } "}"
+static void check_class(Checker *c, ClassDecl *k)
+{
+    if (is_builtin_type_name(c, k->name.text))
+        diag_error(k->name.loc, DIAG_E0102,
+                   "'%s' is the name of a built-in type and cannot name a class",
+                   k->name.text);
+    else
+        report_duplicate_top(c, k->name.text, k->name.loc, k);
+    if (k->is_active)
+        diag_error(k->name.loc, DIAG_E0900, "actors ('active class') are not supported yet");
+    if (k->has_place_params)
+        diag_error(k->place_params.len ? k->place_params.items[0].loc : k->name.loc,
+                   DIAG_E0900, "class place parameters are not supported yet");
+    check_members(k);
+
+    // field = ( "var" | "val" ) name ":" type [ "=" expr ]
+    for (size_t i = 0; i < k->fields.len; i++) {
+        FieldDecl *f = k->fields.items[i];
+        if (!f)
+            continue;
+        resolve_field(c, f, true);
+        if (f->init) {
+            reset_walk(c, k, NULL);
+            tc_expect(c, f->init, f->field_type);
+            reset_walk(c, NULL, NULL);
+        }
+    }
+    for (size_t i = 0; i < k->methods.len; i++)
+        if (k->methods.items[i])
+            check_function(c, k->methods.items[i], k);
+}
+
+static void check_decl(Checker *c, Decl *d)
+{
+    switch (d->kind) {
+    case DECL_FUNC:
+        if (!d->u.func)
+            return;
+        report_duplicate_top(c, d->u.func->name.text, d->u.func->name.loc, d->u.func);
+        check_function(c, d->u.func, NULL);
+        break;
+    case DECL_CLASS:
+        if (d->u.cls)
+            check_class(c, d->u.cls);
+        break;
+    case DECL_LAYOUT:
+        // decl = "layout" name ":" class "=" layout   (refused)
+        if (d->u.layout)
+            diag_error(d->u.layout->loc, DIAG_E0900, "layouts are not supported yet");
+        break;
+    case DECL_POOL:
+        // decl = "pool" name ":" type [ "layout" layout ] [ "on" place ]   (refused)
+        if (d->u.pool)
+            diag_error(d->u.pool->loc, DIAG_E0900, "pools are not supported yet");
+        break;
+    }
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+// main = "def" "main" "(" [ name ":" "[" "string" "]" ] ")" [ ":" ( "int" | "unit" ) ] block
+static void check_main(Checker *c)
+{
+    TopEntry *e = tc_top(c, c->s_main);
+    if (!e || !e->func) {
+        Loc start = {c->program->file, 0, 0};
+        diag_error(start, DIAG_E0207, "no 'main' function");
+        if (e && e->cls)
+            diag_note(e->cls->name.loc, "'main' is a class here; it must be a function");
+        else
+            diag_note(LOC_NONE, "the program starts at 'def main()' or 'def main(args: [string])'");
+        return;
+    }
+    FuncDecl *f = e->func;
+    bool params_ok = f->params.len == 0;
+    if (f->params.len == 1 && f->params.items[0]) {
+        Type *t = tc_param_type(f->params.items[0]);
+        params_ok = t->kind == TY_ERROR ||
+                    (t->kind == TY_ARRAY && t->elem->kind == TY_STRING);
+    }
+    if (!params_ok)
+        diag_error(f->name.loc, DIAG_E0207,
+                   "'main' must take no parameters or one parameter of type '[string]'");
+    Type *r = f->result_type ? f->result_type : ty_unit;
+    if (r->kind != TY_UNIT && r->kind != TY_INT && r->kind != TY_ERROR)
+        diag_error(f->result ? f->result->loc : f->name.loc, DIAG_E0207,
+                   "'main' must return 'int' or nothing, not '%s'", ty_name(r));
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+static void init_names(Checker *c)
+{
+    c->s_int = intern_cstr("int");
+    c->s_float = intern_cstr("float");
+    c->s_bool = intern_cstr("bool");
+    c->s_string = intern_cstr("string");
+    c->s_fut = intern_cstr("Fut");
+    c->s_length = intern_cstr("length");
+    c->s_init = intern_cstr("init");
+    c->s_main = intern_cstr("main");
+    for (int i = 0; i < BI_COUNT; i++)
+        c->builtin_names[i] = intern_cstr(tc_builtin_names[i]);
+}
+
+bool tc_check_program(Program *program)
+{
+    if (!program)
+        return false;
+    int before = diag_error_count();
+    Checker c;
+    memset(&c, 0, sizeof c);
+    c.program = program;
+    init_names(&c);
+    collect(&c);
+    resolve_signatures(&c);
+    for (size_t i = 0; i < program->decls.len; i++)
+        if (program->decls.items[i])
+            check_decl(&c, program->decls.items[i]);
+    check_main(&c);
+    return diag_error_count() == before;
+}
+
+FuncDecl *tc_main_function(const Program *program)
+{
+    if (!program)
+        return NULL;
+    for (size_t i = 0; i < program->decls.len; i++) {
+        Decl *d = program->decls.items[i];
+        if (d && d->kind == DECL_FUNC && d->u.func && d->u.func->name.text &&
+            strcmp(d->u.func->name.text, "main") == 0)
+            return d->u.func;
+    }
+    return NULL;
+}

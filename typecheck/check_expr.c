@@ -1,0 +1,454 @@
+/* check_expr.c — expressions: literals, names, operators, members, arrays.
+ *
+ * tc_expr gives every expression its type (Expr.type) and resolves its
+ * names.  Calls, method calls, sends and `new C` live in check_call.c.
+ *
+ * Operators follow LANGUAGE.md §3 with no implicit conversion: both sides
+ * of arithmetic have one numeric type; `+` with a string on either side
+ * concatenates the text of an int, float, bool or string; `==`/`!=` need
+ * equal types or `null` against a reference.  A `unit` value (the result
+ * of a call to a function without result) is not a value: wherever one is
+ * needed it is reported once (tc_value) and becomes the error type.
+ *
+ * Bare names are resolved innermost first: local bindings, then the
+ * fields of `this` inside a class.  Functions, methods, classes and
+ * built-ins are not values (E0206); only calls may name them.
+ *
+ * An array literal takes its element type from the context when there is
+ * one (`let xs: [float] = []`), else from its first non-null element.
+ */
+#include "check.h"
+#include "../support/diag.h"
+
+Type *tc_value(Checker *c, Expr *e, Type *expected)
+{
+    Type *t = tc_expr(c, e, expected);
+    if (t->kind == TY_UNIT) {
+        diag_error(e->loc, DIAG_E0200, "this expression has type 'unit' and gives no value");
+        return ty_error;
+    }
+    return t;
+}
+
+bool tc_expect(Checker *c, Expr *e, Type *want)
+{
+    if (!e)
+        return false;
+    Type *t = tc_value(c, e, want);
+    if (ty_assignable(t, want))
+        return true;
+    diag_error(e->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
+               ty_name(want), ty_name(t));
+    if ((t->kind == TY_INT && want->kind == TY_FLOAT) ||
+        (t->kind == TY_FLOAT && want->kind == TY_INT))
+        diag_note(LOC_NONE, "numbers are not converted implicitly: use %s(...)",
+                  ty_name(want));
+    return false;
+}
+
+/* ---- names ----------------------------------------------------------------- */
+
+// expr = name
+Type *tc_name(Checker *c, Expr *e, bool assign)
+{
+    const char *n = e->u.name.text;
+    e->u.name.res = RES_NONE;
+    Binding *b = tc_lookup_local(c, n);
+    if (b) {
+        if (b->pool || (b->sym && b->sym->type->kind == TY_POOL)) {
+            diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+            return ty_error;
+        }
+        e->u.name.res = RES_LOCAL;
+        e->u.name.sym = b->sym;
+        return b->sym && b->sym->type ? b->sym->type : ty_error;
+    }
+    if (c->cls) {
+        FieldDecl *f = tc_find_field(c->cls, n);
+        if (f) {
+            e->u.name.res = RES_FIELD;
+            e->u.name.field = f;
+            return f->field_type ? f->field_type : ty_error;
+        }
+        FuncDecl *m = tc_find_method(c->cls, n);
+        if (m) {
+            if (assign)
+                diag_error(e->loc, DIAG_E0206, "cannot assign to method '%s'", n);
+            else
+                diag_error(e->loc, DIAG_E0206, "method '%s' used as a value", n);
+            diag_note(m->name.loc, "'%s' declared here", n);
+            return ty_error;
+        }
+    }
+    TopEntry *top = tc_top(c, n);
+    if (top && (top->func || top->cls)) {
+        const char *what = top->func ? "function" : "class";
+        if (assign)
+            diag_error(e->loc, DIAG_E0206, "cannot assign to %s '%s'", what, n);
+        else
+            diag_error(e->loc, DIAG_E0206, "%s '%s' used as a value", what, n);
+        diag_note(top->func ? top->func->name.loc : top->cls->name.loc,
+                  "'%s' declared here", n);
+        if (top->cls && !assign)
+            diag_note(LOC_NONE, "create an object with 'new %s'", n);
+        return ty_error;
+    }
+    if (top && top->pool) {
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        return ty_error;
+    }
+    if (tc_find_builtin(c, n) >= 0) {
+        if (assign)
+            diag_error(e->loc, DIAG_E0206, "cannot assign to built-in function '%s'", n);
+        else
+            diag_error(e->loc, DIAG_E0206, "built-in function '%s' used as a value", n);
+        return ty_error;
+    }
+    diag_error(e->loc, DIAG_E0100, "undefined variable '%s'", n);
+    NameList cands = {0};
+    tc_add_local_names(c, &cands);
+    tc_add_field_names(c->cls, &cands);
+    for (size_t i = 0; i < c->top_names.len; i++)
+        VEC_PUSH(cands, c->top_names.items[i]);
+    tc_suggest(n, &cands);
+    return ty_error;
+}
+
+/* ---- operators ------------------------------------------------------------- */
+
+static bool is_numeric(const Type *t)
+{
+    return t->kind == TY_INT || t->kind == TY_FLOAT;
+}
+
+static bool is_text(const Type *t)     /* what string `+` accepts */
+{
+    return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL ||
+           t->kind == TY_STRING;
+}
+
+static Type *no_operator(BinaryOp op, Type *l, Type *r, Loc loc)
+{
+    diag_error(loc, DIAG_E0202, "operator '%s' not defined for '%s' and '%s'",
+               ast_binary_op_text(op), ty_name(l), ty_name(r));
+    if (is_numeric(l) && is_numeric(r))
+        diag_note(LOC_NONE, "numbers are not converted implicitly: "
+                  "use int(...) or float(...)");
+    return ty_error;
+}
+
+Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc)
+{
+    if (l->kind == TY_ERROR || r->kind == TY_ERROR)
+        return ty_error;
+    switch (op) {
+    case BIN_OR:
+    case BIN_AND:
+        if (l->kind == TY_BOOL && r->kind == TY_BOOL)
+            return ty_bool;
+        return no_operator(op, l, r, loc);
+    case BIN_EQ:
+    case BIN_NE:
+        /* Numbers, bools and strings compare by value; references (objects,
+         * arrays, futures) by identity; null against any reference. */
+        if (ty_equal(l, r) && l->kind != TY_UNIT && l->kind != TY_POOL)
+            return ty_bool;
+        if ((l->kind == TY_NULL && ty_is_reference(r)) ||
+            (r->kind == TY_NULL && ty_is_reference(l)))
+            return ty_bool;
+        return no_operator(op, l, r, loc);
+    case BIN_LT:
+    case BIN_LE:
+    case BIN_GT:
+    case BIN_GE:
+        if (l->kind == r->kind &&
+            (l->kind == TY_INT || l->kind == TY_FLOAT || l->kind == TY_STRING))
+            return ty_bool;
+        return no_operator(op, l, r, loc);
+    case BIN_BITOR:
+    case BIN_BITXOR:
+    case BIN_BITAND:
+    case BIN_SHL:
+    case BIN_SHR:
+        if (l->kind == TY_INT && r->kind == TY_INT)
+            return ty_int;
+        return no_operator(op, l, r, loc);
+    case BIN_ADD:
+        if ((l->kind == TY_STRING && is_text(r)) || (r->kind == TY_STRING && is_text(l)))
+            return ty_string;
+        if (l->kind == r->kind && is_numeric(l))
+            return l;
+        return no_operator(op, l, r, loc);
+    case BIN_SUB:
+    case BIN_MUL:
+    case BIN_DIV:
+    case BIN_REM:
+        /* `%` on floats is allowed: C's fmod (the result has the sign of
+         * the dividend, like the integer `%`); code generation uses frem. */
+        if (l->kind == r->kind && is_numeric(l))
+            return l->kind == TY_INT ? ty_int : ty_float;
+        return no_operator(op, l, r, loc);
+    }
+    return no_operator(op, l, r, loc);
+}
+
+// expr = expr op expr
+static Type *check_binary(Checker *c, Expr *e)
+{
+    Type *l = tc_value(c, e->u.binary.left, NULL);
+    /* `xs == []`: the left side tells an empty literal its type. */
+    bool eq = e->u.binary.op == BIN_EQ || e->u.binary.op == BIN_NE;
+    Type *r = tc_value(c, e->u.binary.right, eq && l->kind == TY_ARRAY ? l : NULL);
+    return tc_binary_type(e->u.binary.op, l, r, e->loc);
+}
+
+// expr = "-" expr | "not" expr
+static Type *check_unary(Checker *c, Expr *e)
+{
+    Type *t = tc_value(c, e->u.unary.operand, NULL);
+    if (t->kind == TY_ERROR)
+        return ty_error;
+    if (e->u.unary.op == UN_NEG && is_numeric(t))
+        return t;
+    if (e->u.unary.op == UN_NOT && t->kind == TY_BOOL)
+        return ty_bool;
+    diag_error(e->loc, DIAG_E0202, "operator '%s' not defined for '%s'",
+               ast_unary_op_text(e->u.unary.op), ty_name(t));
+    return ty_error;
+}
+
+/* ---- members and elements ---------------------------------------------------- */
+
+// expr = expr "." name
+static Type *check_field(Checker *c, Expr *e)
+{
+    const char *n = e->u.field.field.text;
+    Loc nloc = e->u.field.field.loc;
+    e->u.field.res = RES_NONE;
+    Type *t = tc_value(c, e->u.field.object, NULL);
+    switch (t->kind) {
+    case TY_ERROR:
+        return ty_error;
+    case TY_CLASS: {
+        FieldDecl *f = tc_find_field(t->cls, n);
+        if (f) {
+            e->u.field.res = RES_FIELD;
+            e->u.field.decl = f;
+            return f->field_type ? f->field_type : ty_error;
+        }
+        FuncDecl *m = tc_find_method(t->cls, n);
+        if (m) {
+            diag_error(nloc, DIAG_E0206, "method '%s' used as a value", n);
+            diag_note(LOC_NONE, "call it: '%s(...)'", n);
+            return ty_error;
+        }
+        diag_error(nloc, DIAG_E0103, "no field '%s' in class '%s'", n, ty_name(t));
+        NameList cands = {0};
+        tc_add_field_names(t->cls, &cands);
+        tc_suggest(n, &cands);
+        return ty_error;
+    }
+    case TY_ARRAY:
+        if (n == c->s_length) {
+            e->u.field.res = RES_ARRAY_LENGTH;
+            return ty_int;
+        }
+        break;
+    case TY_STRING:
+        if (n == c->s_length) {
+            e->u.field.res = RES_STRING_LENGTH;
+            return ty_int;
+        }
+        break;
+    case TY_POOL:
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        return ty_error;
+    default:
+        break;
+    }
+    diag_error(nloc, DIAG_E0103, "no field '%s' on type '%s'", n, ty_name(t));
+    if (t->kind == TY_ARRAY || t->kind == TY_STRING) {
+        NameList cands = {0};
+        VEC_PUSH(cands, c->s_length);
+        tc_suggest(n, &cands);
+    }
+    return ty_error;
+}
+
+// expr = expr "[" expr "]"
+static Type *check_index(Checker *c, Expr *e)
+{
+    Type *t = tc_value(c, e->u.index.object, NULL);
+    if (e->u.index.index)
+        tc_expect(c, e->u.index.index, ty_int);
+    if (t->kind == TY_ERROR)
+        return ty_error;
+    if (t->kind == TY_ARRAY)
+        return t->elem;
+    if (t->kind == TY_POOL) {
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        return ty_error;
+    }
+    diag_error(e->u.index.object->loc, DIAG_E0200, "cannot index a value of type '%s'",
+               ty_name(t));
+    return ty_error;
+}
+
+/* ---- arrays ------------------------------------------------------------------ */
+
+// expr = "[" [ expr { "," expr } ] "]"
+static Type *check_array_lit(Checker *c, Expr *e, Type *expected)
+{
+    ExprVec *el = &e->u.array_lit.elems;
+    if (expected && expected->kind == TY_ARRAY && expected->elem &&
+        expected->elem->kind != TY_ERROR) {
+        for (size_t i = 0; i < el->len; i++)
+            tc_expect(c, el->items[i], expected->elem);
+        return expected;
+    }
+    if (expected && expected->kind == TY_ERROR) {
+        /* The context's type was already reported: check the elements
+         * for their own mistakes, infer nothing. */
+        for (size_t i = 0; i < el->len; i++)
+            if (el->items[i])
+                tc_value(c, el->items[i], NULL);
+        return ty_error;
+    }
+    if (el->len == 0) {
+        diag_error(e->loc, DIAG_E0200, "cannot infer the element type of an empty array");
+        diag_note(LOC_NONE, "give the type, e.g. 'let xs: [int] = []'");
+        return ty_error;
+    }
+    Type *elem = NULL;
+    bool saw_error = false;
+    for (size_t i = 0; i < el->len; i++) {
+        Expr *x = el->items[i];
+        if (!x)
+            continue;
+        Type *t = tc_value(c, x, elem);
+        if (t->kind == TY_ERROR) {
+            saw_error = true;
+        } else if (t->kind == TY_NULL) {
+            continue;   /* checked below, once the element type is known */
+        } else if (!elem) {
+            elem = t;
+        } else if (!ty_equal(t, elem)) {
+            diag_error(x->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
+                       ty_name(elem), ty_name(t));
+            diag_note(LOC_NONE, "the elements of an array literal must all have one type");
+        }
+    }
+    if (!elem) {
+        if (!saw_error)
+            diag_error(e->loc, DIAG_E0200, "cannot infer the element type of an array "
+                       "of nulls");
+        return ty_error;
+    }
+    if (!ty_is_reference(elem)) {
+        for (size_t i = 0; i < el->len; i++) {
+            Expr *x = el->items[i];
+            if (x && x->type && x->type->kind == TY_NULL)
+                diag_error(x->loc, DIAG_E0200, "type mismatch: expected '%s', found 'null'",
+                           ty_name(elem));
+        }
+    }
+    return ty_array(elem);
+}
+
+// expr = "new" "[" type "]" "(" expr ")"
+static Type *check_new_array(Checker *c, Expr *e)
+{
+    Type *elem = tc_resolve_type(c, e->u.new_array.elem, true);
+    if (elem->kind == TY_UNIT) {
+        diag_error(e->u.new_array.elem->loc, DIAG_E0200,
+                   "an array cannot have elements of type 'unit'");
+        elem = ty_error;
+    }
+    if (e->u.new_array.length)
+        tc_expect(c, e->u.new_array.length, ty_int);
+    return elem->kind == TY_ERROR ? ty_error : ty_array(elem);
+}
+
+/* ---- the dispatcher ------------------------------------------------------------ */
+
+Type *tc_expr(Checker *c, Expr *e, Type *expected)
+{
+    if (!e)
+        return ty_error;
+    Type *t = ty_error;
+    switch (e->kind) {
+    case EX_INT:
+        // expr = int-literal
+        if (e->u.int_lit.too_big)
+            diag_error(e->loc, DIAG_E0001, "integer literal too large "
+                       "(the largest int is 9223372036854775807)");
+        else
+            t = ty_int;
+        break;
+    case EX_FLOAT:
+        t = ty_float;
+        break;
+    case EX_STRING:
+        t = ty_string;
+        break;
+    case EX_BOOL:
+        t = ty_bool;
+        break;
+    case EX_NULL:
+        t = ty_null;
+        break;
+    case EX_THIS:
+        // expr = "this"
+        if (c->cls)
+            t = ty_class(c->cls);
+        else
+            diag_error(e->loc, DIAG_E0206, "'this' used outside a class");
+        break;
+    case EX_HERE:
+        // expr = "here"   (refused)
+        diag_error(e->loc, DIAG_E0900, "'here' is a place; places are not supported yet");
+        break;
+    case EX_NAME:
+        t = tc_name(c, e, false);
+        break;
+    case EX_UNARY:
+        t = check_unary(c, e);
+        break;
+    case EX_BINARY:
+        t = check_binary(c, e);
+        break;
+    case EX_GET: {
+        // expr = "get" expr   (refused)
+        Type *f = tc_expr(c, e->u.get.future, NULL);
+        if (f->kind != TY_ERROR)
+            diag_error(e->loc, DIAG_E0900, "'get' and futures are not supported yet");
+        break;
+    }
+    case EX_FIELD:
+        t = check_field(c, e);
+        break;
+    case EX_CALL:
+        t = tc_call(c, e);
+        break;
+    case EX_METHOD_CALL:
+        t = tc_method_call(c, e);
+        break;
+    case EX_SEND:
+        t = tc_send(c, e);
+        break;
+    case EX_INDEX:
+        t = check_index(c, e);
+        break;
+    case EX_NEW:
+        t = tc_new(c, e);
+        break;
+    case EX_NEW_ARRAY:
+        t = check_new_array(c, e);
+        break;
+    case EX_ARRAY_LIT:
+        t = check_array_lit(c, e, expected);
+        break;
+    }
+    e->type = t ? t : ty_error;
+    return e->type;
+}

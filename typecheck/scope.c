@@ -1,0 +1,203 @@
+/* scope.c — names: the top-level table, local scopes, symbols, members.
+ *
+ * Top-level functions, classes and pools live in one hash map keyed by
+ * the interned name pointer (names are interned by the parser, so pointer
+ * equality is string equality and hashing the pointer is enough).
+ *
+ * Local scopes are one stack of bindings plus a stack of marks: opening a
+ * scope records the stack height, closing it drops everything above.
+ * Lookup walks from the top, so the innermost binding wins and shadowing
+ * needs no extra work; a redeclaration check only looks above the last
+ * mark.  Functions have few locals, so the linear walk is cheaper than
+ * maintaining a map per scope.
+ *
+ * Class members (fields, methods) are searched linearly in the ClassDecl's
+ * own vectors: classes are small, and the AST is the single source of
+ * truth.  This module also builds the candidate lists for "did you mean"
+ * notes.
+ */
+#include <stdint.h>
+#include "check.h"
+#include "../support/diag.h"
+
+/* ---- the pointer-keyed map --------------------------------------------- */
+
+static size_t hash_ptr(const void *p, size_t cap)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= (uintptr_t)0x9E3779B97F4A7C15ull;  /* Fibonacci hashing */
+    x ^= x >> 29;
+    return (size_t)x & (cap - 1);           /* cap is a power of two */
+}
+
+static void map_grow(NameMap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    const char **keys = arena_alloc(cap * sizeof *keys);
+    void **values = arena_alloc(cap * sizeof *values);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = hash_ptr(m->keys[i], cap);
+        while (keys[j])
+            j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        values[j] = m->values[i];
+    }
+    m->keys = keys;
+    m->values = values;
+    m->cap = cap;
+}
+
+void tc_map_put(NameMap *m, const char *key, void *value)
+{
+    if (!key)
+        return;
+    if ((m->len + 1) * 2 > m->cap)  /* keep the load at most 1/2 */
+        map_grow(m);
+    size_t j = hash_ptr(key, m->cap);
+    while (m->keys[j] && m->keys[j] != key)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->keys[j])
+        m->len++;
+    m->keys[j] = key;
+    m->values[j] = value;
+}
+
+void *tc_map_get(const NameMap *m, const char *key)
+{
+    if (!m->cap || !key)
+        return NULL;
+    size_t j = hash_ptr(key, m->cap);
+    while (m->keys[j]) {
+        if (m->keys[j] == key)
+            return m->values[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+TopEntry *tc_top(Checker *c, const char *name)
+{
+    return tc_map_get(&c->top, name);
+}
+
+/* ---- local scopes ------------------------------------------------------ */
+
+void tc_scope_push(Checker *c)
+{
+    VEC_PUSH(c->marks, c->bindings.len);
+}
+
+void tc_scope_pop(Checker *c)
+{
+    if (c->marks.len == 0)
+        return;
+    c->bindings.len = c->marks.items[--c->marks.len];
+}
+
+Binding *tc_lookup_local(Checker *c, const char *name)
+{
+    for (size_t i = c->bindings.len; i-- > 0;)
+        if (c->bindings.items[i].name == name)
+            return &c->bindings.items[i];
+    return NULL;
+}
+
+void tc_declare(Checker *c, Binding b, const char *what)
+{
+    if (!b.name)
+        return;
+    size_t floor = c->marks.len ? c->marks.items[c->marks.len - 1] : 0;
+    for (size_t i = c->bindings.len; i-- > floor;) {
+        Binding *old = &c->bindings.items[i];
+        if (old->name != b.name)
+            continue;
+        if (old->sym && old->sym->kind == SYM_PARAM && b.sym && b.sym->kind == SYM_PARAM)
+            diag_error(b.loc, DIAG_E0102, "duplicate parameter '%s'", b.name);
+        else
+            diag_error(b.loc, DIAG_E0102, "%s '%s' is already declared in this scope",
+                       what, b.name);
+        diag_note(old->loc, "previous declaration of '%s' here", b.name);
+        break;
+    }
+    VEC_PUSH(c->bindings, b);
+}
+
+Sym *tc_new_sym(Checker *c, SymKind kind, const char *name, Loc loc, Type *type)
+{
+    Sym *s = ARENA_NEW(Sym);
+    s->kind = kind;
+    s->name = name;
+    s->loc = loc;
+    s->type = type ? type : ty_error;
+    s->slot = c->nlocals++;
+    return s;
+}
+
+/* ---- class members and built-ins --------------------------------------- */
+
+FieldDecl *tc_find_field(const ClassDecl *cls, const char *name)
+{
+    if (!cls)
+        return NULL;
+    for (size_t i = 0; i < cls->fields.len; i++)
+        if (cls->fields.items[i] && cls->fields.items[i]->name.text == name)
+            return cls->fields.items[i];
+    return NULL;
+}
+
+FuncDecl *tc_find_method(const ClassDecl *cls, const char *name)
+{
+    if (!cls)
+        return NULL;
+    for (size_t i = 0; i < cls->methods.len; i++)
+        if (cls->methods.items[i] && cls->methods.items[i]->name.text == name)
+            return cls->methods.items[i];
+    return NULL;
+}
+
+int tc_find_builtin(const Checker *c, const char *name)
+{
+    for (int i = 0; i < BI_COUNT; i++)
+        if (c->builtin_names[i] == name)
+            return i;
+    return -1;
+}
+
+/* ---- did you mean ------------------------------------------------------ */
+
+void tc_suggest(const char *name, const NameList *candidates)
+{
+    if (!name || candidates->len == 0)
+        return;
+    const char *best = diag_closest(name, candidates->items, candidates->len);
+    if (best && best != name)
+        diag_note(LOC_NONE, "did you mean '%s'?", best);
+}
+
+void tc_add_local_names(Checker *c, NameList *out)
+{
+    for (size_t i = 0; i < c->bindings.len; i++)
+        if (c->bindings.items[i].sym)   /* pools are not values */
+            VEC_PUSH(*out, c->bindings.items[i].name);
+}
+
+void tc_add_field_names(const ClassDecl *cls, NameList *out)
+{
+    if (!cls)
+        return;
+    for (size_t i = 0; i < cls->fields.len; i++)
+        if (cls->fields.items[i])
+            VEC_PUSH(*out, cls->fields.items[i]->name.text);
+}
+
+void tc_add_method_names(const ClassDecl *cls, NameList *out)
+{
+    if (!cls)
+        return;
+    for (size_t i = 0; i < cls->methods.len; i++)
+        if (cls->methods.items[i])
+            VEC_PUSH(*out, cls->methods.items[i]->name.text);
+}

@@ -1,0 +1,93 @@
+/* types.h — the semantic structures the checker attaches to the AST.
+ *
+ * Type: what an expression, binding or field is.  Types are interned for
+ * the simple kinds (one shared object each: compare kinds, not pointers,
+ * for class types compare the ClassDecl).  TY_ERROR is the type of an
+ * expression already reported as wrong: every rule accepts it silently,
+ * which is how one mistake yields one message.
+ *
+ * Sym: one local binding (let/var, parameter, loop variable, or a hidden
+ * slot the checker creates for a loop).  Each function or method numbers
+ * its Syms 0..nlocals-1 (`slot`); code generation gives each slot one
+ * stack cell.
+ *
+ * Places (LANGUAGE.md §5) are carried on class and array types for the
+ * topology checks of later features; the sequential core leaves them NULL.
+ */
+#ifndef MOSAIC_TYPES_H
+#define MOSAIC_TYPES_H
+
+#include <stdbool.h>
+#include "../parser/ast.h"
+
+typedef enum TypeKind {
+    TY_ERROR,   /* already reported; accepted everywhere silently */
+    TY_UNIT,
+    TY_INT,
+    TY_FLOAT,
+    TY_BOOL,
+    TY_STRING,
+    TY_NULL,    /* the type of `null`; converts to any reference type */
+    TY_CLASS,   /* reference to an object (or actor) of class `cls` */
+    TY_ARRAY,   /* reference to an array of `elem` */
+    TY_FUT,     /* Fut<elem> */
+    TY_POOL,    /* a pool of `cls` (parameters of type `pool C`) */
+} TypeKind;
+
+struct Type {
+    TypeKind kind;
+    ClassDecl *cls;     /* TY_CLASS, TY_POOL */
+    Type *elem;         /* TY_ARRAY, TY_FUT */
+};
+
+extern Type *const ty_error, *const ty_unit, *const ty_int, *const ty_float,
+    *const ty_bool, *const ty_string, *const ty_null;
+Type *ty_class(ClassDecl *cls);
+Type *ty_array(Type *elem);
+Type *ty_fut(Type *elem);
+Type *ty_pool(ClassDecl *cls);
+
+/* Same type (structurally). */
+bool ty_equal(const Type *a, const Type *b);
+/* Can a value of type `from` be stored where `to` is expected?
+ * (equal, null into a reference type, error into anything). */
+bool ty_assignable(const Type *from, const Type *to);
+/* A reference type (may hold null): class, array, future. */
+bool ty_is_reference(const Type *t);
+/* The type as written in messages: "int", "[string]", "Counter", "Fut<int>". */
+const char *ty_name(const Type *t);
+
+typedef enum SymKind {
+    SYM_LET,        /* let x = e (immutable) */
+    SYM_VAR,        /* var x = e (mutable) */
+    SYM_PARAM,      /* function or method parameter (immutable) */
+    SYM_LOOP,       /* for-loop variable (immutable) */
+    SYM_HIDDEN,     /* a slot the checker made for a loop's bookkeeping */
+} SymKind;
+
+struct Sym {
+    SymKind kind;
+    const char *name;   /* interned */
+    Loc loc;            /* where it was declared */
+    Type *type;
+    int slot;           /* index within its function: 0..nlocals-1 */
+};
+
+typedef enum BuiltinId {
+#define BUILTIN(id, name) id,
+#include "builtins.def"
+#undef BUILTIN
+    BI_COUNT
+} BuiltinId;
+
+extern const char *const tc_builtin_names[BI_COUNT];
+
+/* Checks the whole program: names, types, classes, main.  Reports every
+ * error through diag; returns true when there were none (the program may
+ * then be compiled).  Fills the "checker:" fields of the AST. */
+bool tc_check_program(Program *program);
+
+/* The program's entry point after a successful check. */
+FuncDecl *tc_main_function(const Program *program);
+
+#endif
