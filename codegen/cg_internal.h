@@ -3,8 +3,9 @@
  * The code generator is split by subject: module.c (the Cg context, types,
  * runtime declarations, constants, emission and passes), expr.c
  * (expressions and built-ins), stmt.c (statements and function bodies),
- * class.c (object layout, constructors, field access), checks.c (runtime
- * checks and panics, the stack check) and debug.c (-g).  This header is the
+ * class.c (object layout, constructors, field access), actor.c (actors,
+ * sends, messages, futures), checks.c (runtime checks and panics, the
+ * stack check) and debug.c (-g).  This header is the
  * contract between them; codegen.h is the only interface the rest of the
  * compiler sees.
  *
@@ -21,7 +22,8 @@
  *
  * Value representation (LANGUAGE.md §2, stdlib/mosaic_rt.h): int i64,
  * float double, bool i1 in registers and locals but i8 in memory (fields,
- * array elements), string/class/array ptr, unit void (a NULL LLVMValueRef).
+ * array elements), string/class/array/actor/future ptr, unit void (a NULL
+ * LLVMValueRef).
  */
 #ifndef MOSAIC_CG_INTERNAL_H
 #define MOSAIC_CG_INTERNAL_H
@@ -65,9 +67,11 @@ void cg_map_put_str(CgMap *m, const char *bytes, size_t len, void *value);
 
 /* A class's LLVM counterparts (class.c). */
 typedef struct CgClass {
-    LLVMTypeRef type;           /* %class.Name: the fields in order */
-    uint64_t size;              /* bytes to allocate */
+    LLVMTypeRef type;           /* %class.Name: the fields in order (an
+                                   actor's after the runtime's header) */
+    uint64_t size;              /* bytes to allocate (header included) */
     bool has_pointers;          /* a string, class, array or future field */
+    unsigned field_base;        /* struct index of field 0: 1 for actors */
     LLVMValueRef new_fn;        /* mos.new.Name(init params) -> ptr */
     LLVMTypeRef new_type;
 } CgClass;
@@ -103,6 +107,8 @@ typedef struct Cg {
     CgMap strings;              /* literal bytes -> global */
     CgMap cstrings;             /* C string ("FILE:LINE:COL", messages) -> global */
     CgMap intrinsics;           /* intrinsic name -> CgFunc * */
+    CgMap msg_runs;             /* sent method FuncDecl * -> its run function */
+    VEC(FuncDecl *) pending_runs;   /* run functions declared, body not yet */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
      * (see expr.c); access tags, created on first use */
@@ -236,6 +242,21 @@ void cg_emit_constructor(Cg *cg, ClassDecl *cls);
 CgClass *cg_class(Cg *cg, ClassDecl *cls);
 /* Address of field fd in object obj (no check). */
 LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
+/* Stores "" into the string fields of f->this_val, then runs the field
+ * initialisers in declaration order (constructors of objects and actors). */
+void cg_init_fields(CgFn *f, ClassDecl *cls);
+
+/* ---- actor.c ----------------------------------------------------------- */
+
+/* Emits mos.new.A for an active class A (and its constructor message). */
+void cg_emit_actor_new(Cg *cg, ClassDecl *cls);
+/* a!m(args); without want_future (an expression statement) the value is
+ * a null pointer and the runtime makes no future. */
+LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future);
+/* get e */
+LLVMValueRef cg_get(CgFn *f, Expr *e);
+/* Emits the bodies of the message run functions the sends declared. */
+void cg_emit_message_runs(Cg *cg);
 
 /* ---- checks.c ---------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* class.c — passive classes: object layout, constructors, field access.
+/* class.c — classes: object layout, constructors, field access.
  *
  * An object is a block of GC memory holding its fields in declaration
  * order, described by a named LLVM struct ("class.Counter") so that field
@@ -17,13 +17,18 @@
  * Methods are ordinary functions "mos.m.C.m"(this, params) emitted by
  * stmt.c; every call is direct (Mosaic has no inheritance).
  *
- * Active classes (actors) are refused by the checker for now.
+ * An active class (an actor) has the same struct with one more member in
+ * front: MOS_ACTOR_HEADER_SIZE bytes that belong to the runtime (mailbox,
+ * scheduling state, node), so field i is struct member i + 1
+ * (CgClass.field_base).  Its methods are the same plain functions, with
+ * `this` the actor; its `new` and constructor message are in actor.c.
  */
 #include <string.h>
 
 #include "cg_internal.h"
 #include "../support/arena.h"
 #include "../support/assert.h"
+#include "../stdlib/mosaic_rt.h"
 
 CgClass *cg_class(Cg *cg, ClassDecl *cls)
 {
@@ -41,8 +46,6 @@ void cg_declare_classes(Cg *cg)
         Decl *d = p->decls.items[i];
         if (d->kind != DECL_CLASS)
             continue;
-        if (d->u.cls->is_active)
-            INTERNAL_ERROR("codegen: actors are not supported yet");
         CgClass *c = ARENA_NEW(CgClass);
         c->type = LLVMStructCreateNamed(cg->ctx,
                                         arena_printf("class.%s", d->u.cls->name.text));
@@ -56,14 +59,19 @@ void cg_declare_classes(Cg *cg)
         CgClass *c = cg_class(cg, cls);
         size_t n = cls->fields.len;
         LLVMTypeRef fields[n + 1];
+        if (cls->is_active) {
+            /* the runtime's header, opaque to generated code */
+            fields[0] = LLVMArrayType(cg->t_i8, MOS_ACTOR_HEADER_SIZE);
+            c->field_base = 1;
+        }
         for (size_t j = 0; j < n; j++) {
             FieldDecl *fd = cls->fields.items[j];
             ASSERT(fd->index == (int)j, "field indices follow declaration order");
-            fields[j] = cg_mem_type(cg, fd->field_type);
+            fields[c->field_base + j] = cg_mem_type(cg, fd->field_type);
             if (cg_is_pointer(fd->field_type))
                 c->has_pointers = true;
         }
-        LLVMStructSetBody(c->type, fields, (unsigned)n, 0);
+        LLVMStructSetBody(c->type, fields, c->field_base + (unsigned)n, 0);
         c->size = LLVMABISizeOfType(cg->td, c->type);
         if (c->size == 0)
             c->size = 1;        /* distinct objects need distinct addresses */
@@ -100,12 +108,34 @@ void cg_declare_constructors(Cg *cg)
 LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd)
 {
     CgClass *c = cg_class(f->cg, fd->owner);
-    return LLVMBuildStructGEP2(f->cg->b, c->type, obj, (unsigned)fd->index,
+    return LLVMBuildStructGEP2(f->cg->b, c->type, obj, c->field_base + (unsigned)fd->index,
                                arena_printf("%s.addr", fd->name.text));
+}
+
+void cg_init_fields(CgFn *f, ClassDecl *cls)
+{
+    Cg *cg = f->cg;
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        FieldDecl *fd = cls->fields.items[i];
+        if (fd->field_type->kind == TY_STRING)
+            cg_store(f, cg->empty_string, cg_field_addr(f, f->this_val, fd), ty_string, true);
+    }
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        FieldDecl *fd = cls->fields.items[i];
+        if (!fd->init)
+            continue;
+        cg_debug_loc(f, fd->loc);
+        LLVMValueRef v = cg_expr(f, fd->init);
+        cg_store(f, v, cg_field_addr(f, f->this_val, fd), fd->field_type, true);
+    }
 }
 
 void cg_emit_constructor(Cg *cg, ClassDecl *cls)
 {
+    if (cls->is_active) {
+        cg_emit_actor_new(cg, cls);
+        return;
+    }
     CgClass *c = cg_class(cg, cls);
     CgFn f;
     cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc,
@@ -113,19 +143,7 @@ void cg_emit_constructor(Cg *cg, ClassDecl *cls)
     LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
     f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
                             &size, 1, "this");
-    for (size_t i = 0; i < cls->fields.len; i++) {
-        FieldDecl *fd = cls->fields.items[i];
-        if (fd->field_type->kind == TY_STRING)
-            cg_store(&f, cg->empty_string, cg_field_addr(&f, f.this_val, fd), ty_string, true);
-    }
-    for (size_t i = 0; i < cls->fields.len; i++) {
-        FieldDecl *fd = cls->fields.items[i];
-        if (!fd->init)
-            continue;
-        cg_debug_loc(&f, fd->loc);
-        LLVMValueRef v = cg_expr(&f, fd->init);
-        cg_store(&f, v, cg_field_addr(&f, f.this_val, fd), fd->field_type, true);
-    }
+    cg_init_fields(&f, cls);
     if (cls->init) {
         CgFunc *init = cg_func(cg, cls->init);
         size_t n = cls->init->params.len;

@@ -16,7 +16,7 @@
  *   - string `+` converts the other side with the runtime, then concatenates.
  * Memory accesses check null and bounds (checks.c) unless the receiver is
  * known non-null or --no-checks is given.  Built-in functions are in
- * builtins.c.
+ * builtins.c; sends (`a!m()`) and `get` in actor.c.
  */
 #include <string.h>
 
@@ -529,10 +529,14 @@ static LLVMValueRef expr(CgFn *f, Expr *e)
     }
     case EX_ARRAY_LIT:
         return array_literal(f, e);
-    case EX_HERE: case EX_GET: case EX_SEND:
+    case EX_SEND:
+        return cg_send(f, e, true);
+    case EX_GET:
+        return cg_get(f, e);
+    case EX_HERE:
         break;
     }
-    INTERNAL_ERROR("codegen: actors and places are not supported yet");
+    INTERNAL_ERROR("codegen: places are not supported yet");
 }
 
 LLVMValueRef cg_expr(CgFn *f, Expr *e)

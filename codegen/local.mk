@@ -10,5 +10,6 @@ mosaicc_SOURCES += \
 	codegen/builtins.c \
 	codegen/stmt.c \
 	codegen/class.c \
+	codegen/actor.c \
 	codegen/checks.c \
 	codegen/debug.c

@@ -6,7 +6,8 @@
  *   2. struct types of all classes, then the prototypes of every function,
  *      method and constructor, so that bodies can call anything in any
  *      order (declaration order does not matter in Mosaic);
- *   3. the bodies, in source order, and the entry point mos_program_main;
+ *   3. the bodies, in source order, the run functions of the messages the
+ *      bodies send (actor.c), and the entry point mos_program_main;
  *   4. verification, the default<On> pipeline and output (emit.c).
  *
  * This file also owns the small shared services: the LLVM types of Mosaic
@@ -138,6 +139,7 @@ static LLVMValueRef rt_decl(Cg *cg, CgRt which)
         cg_add_fn_attr(cg, fn, cg->attr_cold);
         break;
     case CG_RT_mos_alloc: case CG_RT_mos_alloc_atomic: case CG_RT_mos_array_new:
+    case CG_RT_mos_actor_new: case CG_RT_mos_message_new:
         /* fresh memory, never NULL (out of memory is a runtime panic) */
         add_ret_attr(cg, fn, cg->attr_noalias);
         add_ret_attr(cg, fn, cg->attr_nonnull);
@@ -378,6 +380,7 @@ bool cg_compile(Program *program, const CgOptions *options, CgOutput output,
         cg_debug_init(&cg);
         declare_all(&cg);
         emit_all(&cg);
+        cg_emit_message_runs(&cg);
         emit_program_main(&cg);
         cg_debug_finish(&cg);
         ok = cg_verify(&cg) && cg_optimise(&cg) && cg_write_output(&cg, output, out_path);

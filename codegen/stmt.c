@@ -393,7 +393,10 @@ static void emit_stmt(CgFn *f, Stmt *s)
         emit_assign(f, s);
         return;
     case ST_EXPR:
-        cg_expr(f, s->u.expr.expr);
+        if (s->u.expr.expr->kind == EX_SEND)
+            cg_send(f, s->u.expr.expr, false);     /* the future is dropped: none */
+        else
+            cg_expr(f, s->u.expr.expr);
         return;
     case ST_IF:
         emit_if(f, s);

@@ -1,29 +1,25 @@
 /* actor.c — actors, messages and sends: the ABI of LANGUAGE.md §4.
  *
  * `new A(args)` is mos_actor_new (a zeroed GC block with the header set:
- * an empty mailbox, IDLE, its node) followed by the send of the message
- * that runs init.  `a!m(x)` is mos_message_new, codegen's stores of the
- * arguments, then mos_send, which
- *
- *   1. pushes the message on the actor's mailbox (one atomic exchange:
- *      mailbox.h), at the moment of the send, which is what makes
- *      delivery causal: a send that happens before another reaches the
- *      same mailbox first;
- *   2. reads the actor's state, and only if it is IDLE claims it
- *      (IDLE -> ACTIVE, one compare-and-swap) and schedules it
- *      (sched.c).  An actor that is already scheduled or running costs
- *      the sender nothing more: no global counter, no lock, no wake-up.
- *
- * The exchange in 1 and the read in 2 are sequentially consistent, and
- * so are the consumer's "state = IDLE" and its re-read of the mailbox
- * (sched.c): whichever comes second sees the other, so a message never
- * sits in the mailbox of an idle actor.
+ * an empty, idle mailbox and its node) followed by the send of the
+ * message that runs init.  `a!m(x)` is mos_message_new, codegen's stores
+ * of the arguments, then mos_send, which pushes the message on the
+ * actor's mailbox at the moment of the send — which is what makes
+ * delivery causal: a send that happens before another reaches the same
+ * mailbox first — with one atomic exchange that also tells whether the
+ * actor was IDLE (mailbox.h).  Only then does the sender schedule it
+ * (sched.c).  An actor that is already scheduled or running costs the
+ * sender nothing more: no global counter, no lock, no wake-up.
  *
  * Messages and futures come from the collector's thread-local free lists
  * (GC_malloc on a registered thread takes no lock), so a send allocates
  * without a system call or a shared lock.  The future is a separate
  * 16-byte block, made only when the sender wants one, so a future kept
  * for long does not keep the message's arguments alive.
+ *
+ * mos_message_new records the message's size in its header, so that the
+ * scheduler can clear the arguments of the last message an actor handled
+ * before it goes idle (its mailbox keeps that message as a dummy node).
  *
  * Not here: running messages (sched.c), waiting for futures (future.c).
  */
@@ -38,9 +34,8 @@ void *mos_actor_new(int64_t bytes, int64_t node)
     if (bytes < MOS_ACTOR_HEADER_SIZE)
         bytes = MOS_ACTOR_HEADER_SIZE;
     RtActor *a = mos_alloc(bytes);
-    rt_mpsc_init(&a->mailbox);
+    rt_mailbox_init(&a->mailbox);
     atomic_init(&a->rq_link.next, NULL);
-    atomic_init(&a->state, RT_IDLE);
     atomic_init(&a->last_worker, -1);
     int64_t n = rt_topology()->nodes;
     if (node == -1) {
@@ -61,6 +56,7 @@ void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future)
         bytes = MOS_MESSAGE_HEADER_SIZE;
     RtMessage *m = mos_alloc(bytes);
     m->run = run;
+    m->size = bytes;
     if (want_future)
         m->future = rt_future_new();
     return m;
@@ -75,13 +71,7 @@ void *mos_send(void *actor, void *message, const char *where)
     /* read before the push: once queued, the message belongs to the
      * receiver */
     RtFuture *f = m->future;
-    rt_mpsc_push(&a->mailbox, &m->link);
-    if (atomic_load_explicit(&a->state, memory_order_seq_cst) == RT_IDLE) {
-        uint32_t idle = RT_IDLE;
-        if (atomic_compare_exchange_strong_explicit(
-                &a->state, &idle, RT_ACTIVE, memory_order_seq_cst,
-                memory_order_relaxed))
-            rt_sched_schedule(a);
-    }
+    if (rt_mailbox_push(&a->mailbox, &m->link))
+        rt_sched_schedule(a);
     return f;
 }

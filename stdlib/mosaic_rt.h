@@ -93,6 +93,9 @@ int64_t mos_node_id(void);
  * `where`; a get that nothing can ever fulfil is reported as a deadlock
  * at its `where` (status 101).  mos_actor_new's node is -1 for the
  * creator's node (`here`), else node k mod nodes() (negative k too).
+ * A message belongs to the runtime once sent: after run returns, the
+ * runtime may clear its argument slots (so an idle actor keeps nothing
+ * alive), so run must not leave the message itself anywhere.
  * The runtime's side of all this is described in sched.c. */
 #define MOS_ACTOR_HEADER_SIZE 64
 #define MOS_MESSAGE_HEADER_SIZE 32

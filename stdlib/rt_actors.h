@@ -9,11 +9,10 @@
  * Layouts (sizes fixed by mosaic_rt.h's MOS_*_HEADER_SIZE):
  *
  *   RtActor   (64 bytes, then the class's fields)
- *     mailbox     the actor's MPSC queue of messages (mailbox.h)
+ *     mailbox     the actor's MPSC queue of messages, whose producers' word
+ *                 also holds the IDLE bit (mailbox.h)
  *     rq_link     its link in a worker's inbox (run queue for actors
  *                 scheduled from elsewhere)
- *     state       RT_IDLE or RT_ACTIVE (scheduled, running, or waiting in
- *                 `get` in the middle of a message)
  *     node        its home node, 0 … nodes()-1
  *     last_worker the worker that ran it last: where remote senders
  *                 schedule it, for cache affinity (-1: never ran)
@@ -22,15 +21,17 @@
  *     link        its link in the mailbox
  *     run         run(actor, message), what handling it means
  *     future      its future, or NULL when the sender wants none
+ *     size        its size in bytes, header included
  *
  *   RtFuture  (16 bytes)
  *     state       RT_FUT_EMPTY, RT_FUT_DONE, or a pointer to the first
  *                 RtWaiter of the threads waiting for it
  *     value       the result (mosaic_rt.h's int64 encoding)
  *
- * An actor is ACTIVE exactly while it is in one run queue or on one
- * thread; the send that finds it IDLE makes it ACTIVE and schedules it,
- * and only the thread running it makes it IDLE again (sched.c).
+ * An actor is ACTIVE (its mailbox's IDLE bit clear) exactly while it is
+ * in one run queue or on one thread: the send that finds it IDLE makes it
+ * ACTIVE and schedules it, and only the thread running it makes it IDLE
+ * again, when its mailbox is empty (sched.c).
  */
 #ifndef RT_ACTORS_H
 #define RT_ACTORS_H
@@ -41,16 +42,12 @@
 #include "mailbox.h"
 #include "mosaic_rt.h"
 
-enum { RT_IDLE = 0, RT_ACTIVE = 1 };
-
 typedef struct RtActor {
-    RtMpsc mailbox;                 /* 24 bytes */
+    RtMailbox mailbox;              /* 24 bytes */
     RtLink rq_link;                 /* 8 */
-    _Atomic uint32_t state;         /* 4 */
     int32_t node;                   /* 4 */
     _Atomic int32_t last_worker;    /* 4 */
-    uint32_t unused;                /* 4 */
-    void *reserved[2];              /* 16: room for later runtime needs */
+    void *reserved[3];              /* 24: room for later runtime needs */
 } RtActor;
 
 typedef struct RtFuture RtFuture;
@@ -59,7 +56,7 @@ typedef struct RtMessage {
     RtLink link;
     MosMessageRun run;
     RtFuture *future;
-    void *reserved;
+    int64_t size;
 } RtMessage;
 
 /* Future states besides a waiter pointer (waiter records are at least

@@ -21,11 +21,9 @@
  *
  * A turn.  The worker pops up to RT_BATCH messages from the actor's
  * mailbox, running each and fulfilling its future.  Then either the
- * mailbox is empty and the actor becomes IDLE — store IDLE, re-read the
- * mailbox, and take the actor back with a compare-and-swap if a message
- * arrived in between (the sender's side of this Dekker pattern is in
- * actor.c) — or it is requeued at the back of the ring, behind every
- * other waiting actor.
+ * mailbox is empty and the actor becomes IDLE (one compare-and-swap that
+ * fails if a message arrived meanwhile: mailbox.h), or it is requeued at
+ * the back of the ring, behind every other waiting actor.
  *
  * Picking.  slot first, then the ring (oldest first), then the inbox
  * (moved into the ring, so it becomes stealable); every RT_FAIR_TICK
@@ -47,10 +45,11 @@
  * and the last spinner to find work wakes the next sleeper if it sees
  * more work where it found its own, so capacity ramps up when work fans
  * out (and only then: an actor requeued alone after its batch, or a
- * consumer that drains its producer's sends, wakes nobody).  An inbox push to a parked worker always wakes
- * it.  The parked word and the inbox are a Dekker pair too: the pusher
- * exchanges the inbox's end and then reads `parked`; the parker stores
- * `parked` and then reads the inbox.
+ * consumer that drains its producer's sends, wakes nobody).  An inbox
+ * push to a parked worker always wakes it.  The parked word and the inbox
+ * are a Dekker pair: the pusher exchanges the inbox's end and then reads
+ * `parked`; the parker stores `parked` and then reads the inbox (all
+ * sequentially consistent), so one of them sees the other.
  *
  * Waiting in `get` (rt_sched_block).  A worker thread about to block hands
  * its worker to a spare thread (a parked one, or a new one), so the number
@@ -596,20 +595,23 @@ static RtActor *idle(RtWorker *w)
 
 /* ---- turns --------------------------------------------------------------- */
 
-/* The end of a turn with an empty mailbox: IDLE, unless a message arrived
- * meanwhile and we took the actor back.  Returns 1 when the actor is no
- * longer ours (after which it must not be touched: another worker may be
- * running it already). */
+/* The end of a turn whose mailbox looks empty.  Returns 1 when the actor
+ * is IDLE and no longer ours (after which it must not be touched: its
+ * next sender may have scheduled it already), 0 when a message is on its
+ * way.  First clears the last message taken, which the mailbox keeps as
+ * its dummy node: its arguments and future are dead, and an idle actor
+ * must not keep what they refer to alive. */
 static int go_idle(RtActor *a)
 {
-    atomic_store_explicit(&a->state, RT_IDLE, memory_order_seq_cst);
-    if (atomic_load_explicit(&a->mailbox.in, memory_order_seq_cst) ==
-        &a->mailbox.stub)
-        return 1;
-    uint32_t idle_state = RT_IDLE;
-    return !atomic_compare_exchange_strong_explicit(
-        &a->state, &idle_state, RT_ACTIVE, memory_order_seq_cst,
-        memory_order_relaxed);
+    RtLink *last = a->mailbox.out;
+    if (last != &a->mailbox.stub) {
+        RtMessage *m = (RtMessage *)(void *)last;
+        int64_t *args = (int64_t *)(void *)(m + 1);
+        for (int64_t i = 0; i < (m->size - MOS_MESSAGE_HEADER_SIZE) / 8; i++)
+            args[i] = 0;
+        m->future = NULL;
+    }
+    return rt_mailbox_try_idle(&a->mailbox);
 }
 
 /* Puts a back on w's ring (it stays ACTIVE).  Alone there, it is what w
@@ -624,14 +626,15 @@ static void requeue(RtWorker *w, RtActor *a)
 /* The end of a turn on a thread that gave its worker away in a get. */
 static void finish_detached(RtActor *a)
 {
-    if (rt_mpsc_empty(&a->mailbox) && go_idle(a))
+    if (go_idle(a))
         return;
-    push_remote(a);
+    push_remote(a);     /* more messages: still ACTIVE, run it elsewhere */
 }
 
 /* Runs one turn of a on w.  Returns 0 when this thread no longer holds
  * w (a get handed it to another thread): the actor's turn is over, and
- * the thread must retire. */
+ * the thread must retire.  The mailbox's consumer end lives in `out` for
+ * the turn and is stored back before the actor can change hands. */
 static int run_turn(RtWorker *w, RtActor *a)
 {
     rt_current_actor = a;
@@ -639,10 +642,15 @@ static int run_turn(RtWorker *w, RtActor *a)
         w->index)
         atomic_store_explicit(&a->last_worker, w->index,
                               memory_order_relaxed);
+    RtLink *out = a->mailbox.out;
     for (int n = 0;;) {
-        RtLink *l = rt_mpsc_pop(&a->mailbox);
+        RtLink *l = rt_mailbox_take(&out);
         if (!l) {
-            if (!rt_mpsc_empty(&a->mailbox)) {
+            a->mailbox.out = out;
+            if (go_idle(a))
+                break;
+            l = rt_mailbox_take(&out);
+            if (!l) {
                 /* a sender is between its two steps: come back later
                  * rather than wait for it */
                 if (++w->busy_streak % RT_BUSY_YIELD == 0)
@@ -650,9 +658,6 @@ static int run_turn(RtWorker *w, RtActor *a)
                 requeue(w, a);
                 break;
             }
-            if (go_idle(a))
-                break;
-            continue;       /* a message arrived: still ours */
         }
         RtMessage *m = (RtMessage *)(void *)l;
         w->busy_streak = 0;
@@ -660,11 +665,13 @@ static int run_turn(RtWorker *w, RtActor *a)
         if (m->future)
             rt_future_fulfil(m->future, v);
         if (self_worker != w) {
+            a->mailbox.out = out;
             rt_current_actor = NULL;
             finish_detached(a);
             return 0;
         }
         if (++n == RT_BATCH) {
+            a->mailbox.out = out;
             requeue(w, a);
             break;
         }
@@ -778,12 +785,14 @@ static void *checked_malloc(size_t n)
 
 static void sched_setup(void)
 {
-    /* Inbox links point into actors, 32 bytes in.  The collector
-     * recognises interior pointers by default; registering the offset
-     * keeps queued actors alive even where that default is off
-     * (GC_all_interior_pointers = 0). */
+    /* Inbox links point 24 bytes into actors, and an idle mailbox's `in`
+     * one byte into its last message.  The collector recognises interior
+     * pointers by default; registering the offsets keeps queued actors
+     * alive even where that default is off (GC_all_interior_pointers =
+     * 0).  (`in` never holds the only reference: `out` points to the
+     * same node.) */
     GC_register_displacement(offsetof(RtActor, rq_link));
-    GC_register_displacement(offsetof(RtActor, mailbox.stub));
+    GC_register_displacement(RT_MAILBOX_IDLE);
     if (GC_get_min_bytes_allocd() < RT_GC_MIN_BYTES)
         GC_set_min_bytes_allocd(RT_GC_MIN_BYTES);
     const RtTopology *topo = rt_topology();

@@ -129,11 +129,18 @@ bool tc_expect(Checker *c, Expr *e, Type *want);
 /* A binary operator on two checked operand types (shared with compound
  * assignment): the result, or ty_error after an E0202 at `loc`. */
 Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc);
+/* Is `object`, of type `t`, an actor whose fields and methods the current
+ * code may not touch directly?  Every actor is, except `this` (LANGUAGE.md
+ * §4: only an actor's own code, `this.f`, `this.m()` and bare names, may). */
+bool tc_foreign_actor(const Expr *object, const Type *t);
+/* The source text of `loc` if it is short and on one line (for messages
+ * that quote the user's code), else NULL. */
+const char *tc_snippet(Loc loc);
 
 /* ---- check_call.c ------------------------------------------------------- */
 Type *tc_call(Checker *c, Expr *e);         /* EX_CALL */
 Type *tc_method_call(Checker *c, Expr *e);  /* EX_METHOD_CALL */
-Type *tc_send(Checker *c, Expr *e);         /* EX_SEND (refused) */
+Type *tc_send(Checker *c, Expr *e);         /* EX_SEND */
 Type *tc_new(Checker *c, Expr *e);          /* EX_NEW */
 /* Checks a list of arguments against a function's parameters (E0201 count,
  * E0200 each); `what` names the callee in messages ("'f'", "method 'm'"). */

@@ -14,8 +14,19 @@
  * float, int()/float() conversions); the call records which one through
  * call.builtin and the argument types.
  *
- * `init` runs only through `new` (calling it directly is E0206).  Sends
- * (`a!m()`) belong to actors and are refused (E0900).
+ * `init` runs only through `new` (calling it directly is E0206), for
+ * actors too (`new A(args)` checks init's parameters the same way).
+ *
+ * Actors (LANGUAGE.md §4).  A send `a!m(args)` is checked like a method
+ * call — the method must exist (E0103), `init` cannot be sent (E0206),
+ * the arguments must match (E0201, E0200) — but its receiver must be an
+ * actor (E0303 for a passive object or any other value; `this!m()` inside
+ * an actor is a message to itself) and its type is `Fut<T>`, T the
+ * method's result (`Fut<unit>` for a method without one).  A synchronous
+ * call `a.m()` on an actor is E0303 unless `a` is `this`: only the actor's
+ * own code may call its methods directly.  Its arguments are still checked
+ * against the method (they are the same for the send the user will write)
+ * and it has the error type, so nothing around it cascades.
  */
 #include "check.h"
 #include "../support/diag.h"
@@ -299,6 +310,36 @@ Type *tc_call(Checker *c, Expr *e)
     return t;
 }
 
+/* The method `m` of class type `t`, for a call or a send: NULL after
+ * reporting a field used as a method (E0206), an unknown method (E0103) or
+ * `init` (E0206), with the arguments checked for their own mistakes. */
+static FuncDecl *find_callable_method(Checker *c, Type *t, Name m, ExprVec *args)
+{
+    FuncDecl *f = tc_find_method(t->cls, m.text);
+    if (!f) {
+        FieldDecl *fd = tc_find_field(t->cls, m.text);
+        if (fd) {
+            diag_error(m.loc, DIAG_E0206, "field '%s' of class '%s' is not a method",
+                       m.text, ty_name(t));
+            diag_note(fd->name.loc, "'%s' declared here", m.text);
+        } else {
+            diag_error(m.loc, DIAG_E0103, "no method '%s' in class '%s'", m.text, ty_name(t));
+            NameList cands = {0};
+            tc_add_method_names(t->cls, &cands);
+            tc_suggest(m.text, &cands);
+        }
+        check_args_alone(c, args);
+        return NULL;
+    }
+    if (m.text == c->s_init) {
+        diag_error(m.loc, DIAG_E0206, "'init' cannot be called directly");
+        diag_note(LOC_NONE, "'init' runs when an object is created with 'new'");
+        check_args_alone(c, args);
+        return NULL;
+    }
+    return f;
+}
+
 // expr = expr "." name "(" args ")"
 Type *tc_method_call(Checker *c, Expr *e)
 {
@@ -319,45 +360,65 @@ Type *tc_method_call(Checker *c, Expr *e)
         diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
         if (m.text == c->s_length && (t->kind == TY_ARRAY || t->kind == TY_STRING))
             diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
+        if (t->kind == TY_FUT)
+            diag_note(LOC_NONE, "a future has no methods: 'get' it to wait for its value");
         check_args_alone(c, args);
         return ty_error;
     }
-    FuncDecl *f = tc_find_method(t->cls, m.text);
-    if (!f) {
-        FieldDecl *fd = tc_find_field(t->cls, m.text);
-        if (fd) {
-            diag_error(m.loc, DIAG_E0206, "field '%s' of class '%s' is not a method",
-                       m.text, ty_name(t));
-            diag_note(fd->name.loc, "'%s' declared here", m.text);
-        } else {
-            diag_error(m.loc, DIAG_E0103, "no method '%s' in class '%s'", m.text, ty_name(t));
-            NameList cands = {0};
-            tc_add_method_names(t->cls, &cands);
-            tc_suggest(m.text, &cands);
-        }
-        check_args_alone(c, args);
+    FuncDecl *f = find_callable_method(c, t, m, args);
+    if (!f)
         return ty_error;
-    }
-    if (m.text == c->s_init) {
-        diag_error(m.loc, DIAG_E0206, "'init' cannot be called directly");
-        diag_note(LOC_NONE, "'init' runs when an object is created with 'new'");
-        check_args_alone(c, args);
-        return ty_error;
-    }
     e->u.method_call.func = f;
+    if (tc_foreign_actor(e->u.method_call.object, t)) {
+        const char *recv = tc_snippet(e->u.method_call.object->loc);
+        diag_error(e->loc, DIAG_E0303, "cannot call '%s' on actor '%s' synchronously; "
+                   "use '%s!%s(...)'", m.text, ty_name(t), recv ? recv : "...", m.text);
+        diag_note(LOC_NONE, "only the actor's own code may call its methods directly");
+        tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
+        return ty_error;
+    }
     tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
     return f->result_type ? f->result_type : ty_error;
 }
 
-// expr = expr "!" name "(" args ")"   (refused: actors)
+// expr = expr "!" name "(" args ")"
 Type *tc_send(Checker *c, Expr *e)
 {
+    Name m = e->u.method_call.method;
+    ExprVec *args = &e->u.method_call.args;
+    Expr *object = e->u.method_call.object;
     e->u.method_call.func = NULL;
-    Type *t = tc_expr(c, e->u.method_call.object, NULL);
-    check_args_alone(c, &e->u.method_call.args);
-    if (t->kind != TY_ERROR)
-        diag_error(e->loc, DIAG_E0900, "message sends ('!') are not supported yet");
-    return ty_error;
+    /* tc_expr, not tc_value: a unit receiver is a misused '!' (E0303). */
+    Type *t = tc_expr(c, object, NULL);
+    if (t->kind == TY_ERROR) {
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (t->kind == TY_POOL) {
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    if (t->kind != TY_CLASS || !t->cls->is_active) {
+        if (t->kind == TY_CLASS) {
+            diag_error(object->loc, DIAG_E0303, "'!' needs an actor; '%s' is a passive class",
+                       ty_name(t));
+            diag_note(t->cls->name.loc, "declare it 'active class %s' to make it an actor",
+                      ty_name(t));
+        } else {
+            diag_error(object->loc, DIAG_E0303, "'!' needs an actor, found '%s'",
+                       ty_name(t));
+        }
+        check_args_alone(c, args);
+        return ty_error;
+    }
+    FuncDecl *f = find_callable_method(c, t, m, args);
+    if (!f)
+        return ty_error;
+    e->u.method_call.func = f;
+    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
+    Type *r = f->result_type ? f->result_type : ty_error;
+    return r->kind == TY_ERROR ? ty_error : ty_fut(r);
 }
 
 // expr = "new" name [ "<" places ">" ] [ "(" args ")" ]

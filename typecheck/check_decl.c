@@ -15,9 +15,16 @@
  * the order of the file, which is what a reader expects.  Finally `main`
  * is looked for (E0207).
  *
- * Features of later versions (actors, places, effects, layouts, pools)
- * are refused here with one E0900 per construct; the rest of the
- * declaration is still checked so that its other mistakes are reported.
+ * An `active class` (an actor class, LANGUAGE.md §4) is declared and
+ * checked exactly like a passive one: its fields, methods and `init` obey
+ * the same rules, and inside it `this`, bare field names and bare calls
+ * are the actor's own, synchronous code.  What differs is how other code
+ * may use an actor (only by sending it messages): that is checked at the
+ * uses, in check_expr.c and check_call.c.
+ *
+ * Features of later versions (places, effects, layouts, pools) are
+ * refused here with one E0900 per construct; the rest of the declaration
+ * is still checked so that its other mistakes are reported.
  */
 #include <string.h>
 #include "check.h"
@@ -264,8 +271,6 @@ static void check_class(Checker *c, ClassDecl *k)
                    k->name.text);
     else
         report_duplicate_top(c, k->name.text, k->name.loc, k);
-    if (k->is_active)
-        diag_error(k->name.loc, DIAG_E0900, "actors ('active class') are not supported yet");
     if (k->has_place_params)
         diag_error(k->place_params.len ? k->place_params.items[0].loc : k->name.loc,
                    DIAG_E0900, "class place parameters are not supported yet");

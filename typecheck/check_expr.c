@@ -16,9 +16,35 @@
  *
  * An array literal takes its element type from the context when there is
  * one (`let xs: [float] = []`), else from its first non-null element.
+ *
+ * Actors (LANGUAGE.md §4): `get e` needs a future and gives its content;
+ * `e.f` on an actor is allowed only when `e` is `this` (the actor's own
+ * code); from anywhere else it is E0303, reported once, and the access
+ * has the error type so that what surrounds it (an assignment, an
+ * operator) reports nothing more.
  */
+#include <string.h>
 #include "check.h"
 #include "../support/diag.h"
+
+bool tc_foreign_actor(const Expr *object, const Type *t)
+{
+    return t && t->kind == TY_CLASS && t->cls && t->cls->is_active &&
+           !(object && object->kind == EX_THIS);
+}
+
+const char *tc_snippet(Loc loc)
+{
+    enum { MAX_SNIPPET = 40 };  /* longer receivers are not worth quoting */
+    if (loc.file == 0 || loc.end <= loc.start || loc.end - loc.start > MAX_SNIPPET ||
+        loc.end > src_length(loc.file))
+        return NULL;
+    const char *text = src_text(loc.file) + loc.start;
+    size_t len = loc.end - loc.start;
+    if (memchr(text, '\n', len) || memchr(text, '\r', len))
+        return NULL;
+    return arena_strndup(text, len);
+}
 
 Type *tc_value(Checker *c, Expr *e, Type *expected)
 {
@@ -231,6 +257,13 @@ static Type *check_field(Checker *c, Expr *e)
         return ty_error;
     case TY_CLASS: {
         FieldDecl *f = tc_find_field(t->cls, n);
+        if (f && tc_foreign_actor(e->u.field.object, t)) {
+            diag_error(e->loc, DIAG_E0303, "cannot access field '%s' of actor '%s' "
+                       "from outside the actor", n, ty_name(t));
+            diag_note(LOC_NONE, "only the actor's own code may touch its fields; "
+                      "send it a message with '!' instead");
+            return ty_error;
+        }
         if (f) {
             e->u.field.res = RES_FIELD;
             e->u.field.decl = f;
@@ -267,6 +300,8 @@ static Type *check_field(Checker *c, Expr *e)
         break;
     }
     diag_error(nloc, DIAG_E0103, "no field '%s' on type '%s'", n, ty_name(t));
+    if (t->kind == TY_FUT)
+        diag_note(LOC_NONE, "a future has no fields: 'get' it to wait for its value");
     if (t->kind == TY_ARRAY || t->kind == TY_STRING) {
         NameList cands = {0};
         VEC_PUSH(cands, c->s_length);
@@ -418,10 +453,17 @@ Type *tc_expr(Checker *c, Expr *e, Type *expected)
         t = check_binary(c, e);
         break;
     case EX_GET: {
-        // expr = "get" expr   (refused)
+        // expr = "get" expr
+        /* tc_expr, not tc_value: `get f()` of a unit call is a misused
+         * `get` (E0303), not a missing value.  `get` of a Fut<unit> is
+         * unit: an expression statement only. */
         Type *f = tc_expr(c, e->u.get.future, NULL);
-        if (f->kind != TY_ERROR)
-            diag_error(e->loc, DIAG_E0900, "'get' and futures are not supported yet");
+        if (f->kind == TY_FUT) {
+            t = f->elem;
+        } else if (f->kind != TY_ERROR) {
+            diag_error(e->loc, DIAG_E0303, "'get' needs a future, found '%s'", ty_name(f));
+            diag_note(LOC_NONE, "a future is what a send gives: 'get a!m(...)'");
+        }
         break;
     }
     case EX_FIELD:

@@ -4,11 +4,16 @@
  * the built-in types (so a class may not take those names, check_decl.c);
  * any other name must be a class.  `unit` is a keyword, parsed apart.
  *
- * The sequential core refuses, with E0900, every type that involves what
- * later features add: place arguments (`C<p>`, `[T]<p>`), futures
- * (`Fut<T>`) and pool parameters (`pool C`).  The refused type still
- * resolves to its best meaning (the class type, the future type), so the
- * code that uses it is checked without a cascade of follow-up errors.
+ * `Fut<T>` (LANGUAGE.md §4) is the type of a send's result: any T is
+ * allowed, `unit` included (the future of a message that returns nothing
+ * still says when it was handled), and futures nest (`Fut<Fut<int>>`).
+ * Like classes and arrays it is a reference type: it may be null.
+ *
+ * This version still refuses, with E0900, the types that involve places
+ * and pools: place arguments (`C<p>`, `[T]<p>`) and pool parameters
+ * (`pool C`).  The refused type still resolves to its best meaning (the
+ * class type, the pool type), so the code that uses it is checked without
+ * a cascade of follow-up errors.
  *
  * Resolution runs twice for declarations (check.h, tc_resolve_type):
  * silently first, so every signature is known before any body is checked,
@@ -94,10 +99,8 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
         break;
     }
     case TE_FUT: {
-        // type = "Fut" "<" type ">"
+        // type = "Fut" "<" type ">"      (T may be unit)
         Type *elem = tc_resolve_type(c, te->elem, report);
-        if (report)
-            diag_error(te->loc, DIAG_E0900, "futures ('Fut<T>') are not supported yet");
         t = elem->kind == TY_ERROR ? ty_error : ty_fut(elem);
         break;
     }

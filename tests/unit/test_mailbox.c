@@ -1,13 +1,23 @@
-/* test_mailbox.c — the MPSC queue under actors' mailboxes and inboxes.
+/* test_mailbox.c — the MPSC queues under actors' mailboxes and inboxes.
  *
- * stdlib/mailbox.h alone, without the scheduler: FIFO order and the empty
- * tests on one thread (including the stub's recycling when the queue
- * empties again and again); then producers on several threads pushing
- * numbered nodes while one consumer pops, checking that nothing is lost
- * or duplicated and that each producer's nodes come out in the order it
- * pushed them; then the inbox's way of using it, where the consumer's
- * role passes between threads through a try-lock; and last, collections
- * forced while nodes that only the queue refers to wait in it.
+ * stdlib/mailbox.h alone, without the scheduler.
+ *
+ * RtMailbox (an actor's mailbox, with the IDLE bit): the protocol on one
+ * thread (the first push after idle reports it, later ones do not;
+ * going idle fails while something is queued), then producers on several
+ * threads against a consumer that behaves like the scheduler — it runs
+ * only when a push reported the mailbox idle, drains it, goes idle — so
+ * a lost or duplicated wake-up, a lost message or a message out of its
+ * producer's order shows.
+ *
+ * RtMpsc (a worker's inbox): FIFO order and the empty tests on one
+ * thread (including the stub's recycling when the queue empties again
+ * and again); several producers against one consumer; the consumer's
+ * role passing between threads through a try-lock, as the scheduler's
+ * thieves do.
+ *
+ * Last, collections forced while nodes that only a queue refers to wait
+ * in it.
  *
  * No check depends on timing: threads run to completion and are joined,
  * and every check is about what came out, not when.  Output is TAP.
@@ -21,6 +31,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include <gc.h>
@@ -34,12 +45,144 @@ typedef struct Node {
     int64_t seq;
 } Node;
 
+#define PRODUCERS 4
+#define PRODUCERS_MAX 4
+#define PER_PRODUCER 200000
+
 static Node *node_new(int producer, int64_t seq)
 {
     Node *n = GC_MALLOC(sizeof(Node));
     n->producer = producer;
     n->seq = seq;
     return n;
+}
+
+/* ---- RtMailbox: the idle bit ----------------------------------------- */
+
+static void mailbox_protocol(void)
+{
+    RtMailbox *q = GC_MALLOC_UNCOLLECTABLE(sizeof(RtMailbox));
+    rt_mailbox_init(q);
+    int ok = rt_mailbox_pop(q) == NULL;
+    int64_t in = 0, out = 0;
+    for (int round = 0; round < 1000 && ok; round++) {
+        /* idle: the first push says so, the others do not */
+        int k = round % 3 + 1;
+        for (int i = 0; i < k; i++)
+            if (rt_mailbox_push(q, &node_new(0, in++)->link) != (i == 0))
+                ok = 0;
+        /* take all but one; going idle must fail with one queued */
+        for (int i = 0; i < k - 1; i++) {
+            Node *n = (Node *)rt_mailbox_pop(q);
+            if (!n || n->seq != out++)
+                ok = 0;
+        }
+        if (rt_mailbox_try_idle(q))
+            ok = 0;
+        Node *n = (Node *)rt_mailbox_pop(q);
+        if (!n || n->seq != out++ || rt_mailbox_pop(q) != NULL)
+            ok = 0;
+        /* pushed while the consumer still runs: not reported */
+        if (round % 2 == 0) {
+            if (rt_mailbox_push(q, &node_new(0, in++)->link) != 0)
+                ok = 0;
+            if (rt_mailbox_try_idle(q))
+                ok = 0;
+            n = (Node *)rt_mailbox_pop(q);
+            if (!n || n->seq != out++)
+                ok = 0;
+        }
+        if (!rt_mailbox_try_idle(q))
+            ok = 0;
+    }
+    TAP_OK(ok && in == out, "mailbox: the first push after idle reports "
+                            "it, going idle fails while a message waits");
+    GC_FREE(q);
+}
+
+/* The scheduler, in miniature: `wakeups` counts pushes that found the
+ * mailbox idle (each one "schedules" the consumer), `idles` successful
+ * returns to idle. */
+static RtMailbox *mq;
+static _Atomic int64_t wakeups, pending, consumed;
+static _Atomic int consumer_waiting, consumer_quit;
+static int64_t idles, mq_expect[PRODUCERS_MAX];
+static _Atomic int mq_bad;
+
+static void *mailbox_producer(void *p)
+{
+    int id = (int)(intptr_t)p;
+    for (int64_t i = 0; i < PER_PRODUCER; i++)
+        if (rt_mailbox_push(mq, &node_new(id, i)->link)) {
+            atomic_fetch_add(&wakeups, 1);
+            atomic_fetch_add(&pending, 1);
+        }
+    return NULL;
+}
+
+static void *mailbox_consumer(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        atomic_store(&consumer_waiting, 1);
+        while (atomic_load(&pending) == 0)
+            if (atomic_load(&consumer_quit))
+                return NULL;
+        atomic_store(&consumer_waiting, 0);
+        if (atomic_fetch_sub(&pending, 1) != 1)
+            atomic_store(&mq_bad, 1);   /* scheduled twice at once */
+        for (;;) {
+            Node *n = (Node *)rt_mailbox_pop(mq);
+            if (!n) {
+                if (rt_mailbox_try_idle(mq)) {
+                    idles++;
+                    break;
+                }
+                continue;   /* on its way */
+            }
+            if (n->seq != mq_expect[n->producer])
+                atomic_store(&mq_bad, 1);
+            mq_expect[n->producer] = n->seq + 1;
+            atomic_fetch_add(&consumed, 1);
+        }
+    }
+}
+
+static void mailbox_stress(void)
+{
+    mq = GC_MALLOC_UNCOLLECTABLE(sizeof(RtMailbox));
+    rt_mailbox_init(mq);
+    pthread_t c, p[PRODUCERS];
+    pthread_create(&c, NULL, mailbox_consumer, NULL);
+    for (int i = 0; i < PRODUCERS; i++)
+        pthread_create(&p[i], NULL, mailbox_producer, (void *)(intptr_t)i);
+    for (int i = 0; i < PRODUCERS; i++)
+        pthread_join(p[i], NULL);
+    /* Every message must be consumed.  Stuck means: the consumer waits,
+     * nothing is pending, and no producer is left to wake it — a lost
+     * wake-up, with no timing involved. */
+    const int64_t total = (int64_t)PRODUCERS * PER_PRODUCER;
+    int stuck = 0;
+    while (atomic_load(&consumed) < total) {
+        if (atomic_load(&consumer_waiting) && atomic_load(&pending) == 0 &&
+            atomic_load(&consumed) < total) {
+            stuck = 1;
+            break;
+        }
+        sched_yield();
+    }
+    /* let it go idle after the last message */
+    while (!(atomic_load(&consumer_waiting) && atomic_load(&pending) == 0))
+        sched_yield();
+    atomic_store(&consumer_quit, 1);
+    pthread_join(c, NULL);
+    TAP_OK(!stuck && atomic_load(&consumed) == total,
+           "mailbox, 4 producers: no message lost, no wake-up lost");
+    TAP_OK(!atomic_load(&mq_bad) && atomic_load(&wakeups) == idles,
+           "mailbox, 4 producers: producer order kept, one wake-up per "
+           "idle period");
+    printf("# idle periods: %lld\n", (long long)idles);
+    GC_FREE(mq);
 }
 
 /* ---- one thread ------------------------------------------------------- */
@@ -91,8 +234,6 @@ static void single_thread(void)
 
 /* ---- several producers, one consumer --------------------------------- */
 
-#define PRODUCERS 4
-#define PER_PRODUCER 200000
 
 typedef struct {
     RtMpsc *q;
@@ -263,7 +404,9 @@ int main(void)
 {
     GC_INIT();
     GC_allow_register_threads();
-    TAP_PLAN(7);
+    TAP_PLAN(10);
+    mailbox_protocol();
+    mailbox_stress();
     single_thread();
     multi_producer();
     rotating_consumers();

@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -326,6 +327,46 @@ static int64_t big(MosArray *args)
     return 0;
 }
 
+/* ---- fork-join throughput (Savina's fjthrput; not in the driver) ------------------ */
+
+/* Worker: [0] theta bits, [1] good */
+static int64_t fj_work(void *self, void *m)
+{
+    (void)m;
+    double theta;
+    memcpy(&theta, &FIELDS(self)[0], sizeof theta);
+    double s = sin(theta), r = s * s;
+    if (r > 0.0)
+        FIELDS(self)[1]++;
+    return 0;
+}
+
+static int64_t fj_count(void *self, void *m)
+{
+    (void)m;
+    return FIELDS(self)[1];
+}
+
+static int64_t fjthrput(MosArray *args)
+{
+    int64_t a = arg_int(args, 1, 60), n = arg_int(args, 2, 10000);
+    void **w = mos_alloc(8 * a);
+    double theta = 37.2;
+    for (int64_t i = 0; i < a; i++) {
+        w[i] = new_actor(2, -1);
+        memcpy(&FIELDS(w[i])[0], &theta, sizeof theta);
+    }
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t i = 0; i < a; i++)
+            SEND0(w[i], fj_work, 0);
+    int64_t total = 0;
+    for (int64_t i = 0; i < a; i++)
+        total += get(SEND0(w[i], fj_count, 1));
+    say("fjthrput: actors=%lld messages=%lld", (long long)a,
+        (long long)total);
+    return 0;
+}
+
 /* ---- FIFO from one sender, and from several at once --------------------------- */
 
 /* Receiver: [0] next expected from main, [1..4] next expected from
@@ -566,6 +607,47 @@ static int64_t fan(MosArray *args)
     return 0;
 }
 
+/* ---- round trips from main, one at a time ---------------------------------------- */
+
+static int64_t echo(void *self, void *m)
+{
+    (void)self;
+    return ARGS(m)[0];
+}
+
+static int64_t roundtrips(MosArray *args)
+{
+    int64_t n = arg_int(args, 1, 20000);
+    void *e[3] = { new_actor(0, -1), new_actor(0, -1), new_actor(0, -1) };
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; i++)
+        sum += get(SEND(e[i % 3], echo, 1, i));
+    say("roundtrips: n=%lld sum=%lld expected=%lld", (long long)n,
+        (long long)sum, (long long)(n * (n - 1) / 2));
+    return 0;
+}
+
+/* ---- fib through nested gets: a tree of blocked actors ---------------------------- */
+
+static int64_t fibget(void *self, void *m)
+{
+    (void)self;
+    int64_t n = ARGS(m)[0];
+    if (n <= 2)
+        return 1;
+    void *a = SEND(new_actor(0, -1), fibget, 1, n - 1);
+    void *b = SEND(new_actor(0, -1), fibget, 1, n - 2);
+    return get(a) + get(b);
+}
+
+static int64_t fibget_main(MosArray *args)
+{
+    int64_t n = arg_int(args, 1, 12);
+    say("fibget: n=%lld result=%lld", (long long)n,
+        (long long)get(SEND(new_actor(0, -1), fibget, 1, n)));
+    return 0;
+}
+
 /* ---- 100,000 outstanding futures --------------------------------------------------- */
 
 static int64_t futures(MosArray *args)
@@ -695,6 +777,44 @@ static int64_t gcstress(MosArray *args)
     for (int i = 0; i < 1000; i++)
         SEND(new_actor(1, -1), hello, 0, INT(new_actor(2, -1)));
     pthread_detach(t);
+    return 0;
+}
+
+/* ---- nothing retained: handled messages are garbage --------------------------------- */
+
+/* Payloads of 64 KiB go through one mailbox, 16 at a time (main waits
+ * for the 16th to be handled before sending more, so never more than 16
+ * are queued): 256 MiB in all.  If handled messages stayed reachable
+ * (through the mailbox's links, or the last one through the idle actor's
+ * mailbox), the heap would grow to hold them all. */
+#define PAYLOAD_BYTES 65536
+
+static int64_t swallow(void *self, void *m)
+{
+    (void)self;
+    char *p = PTR(ARGS(m)[0]);
+    return p[0] + p[PAYLOAD_BYTES - 1];
+}
+
+static int64_t retention(MosArray *args)
+{
+    int64_t n = arg_int(args, 1, 4096);
+    void *a = new_actor(0, -1);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        char *p = mos_alloc_atomic(PAYLOAD_BYTES);
+        p[0] = 1;
+        p[PAYLOAD_BYTES - 1] = 1;
+        if (i % 16 == 15)
+            sum += get(SEND(a, swallow, 1, INT(p)));
+        else
+            SEND(a, swallow, 0, INT(p));
+    }
+    size_t heap = GC_get_heap_size();
+    say("retention: sum=%lld heap %s", (long long)sum,
+        heap < ((size_t)64 << 20) ? "bounded" : "grew");
+    if (heap >= ((size_t)64 << 20))
+        fprintf(stderr, "heap: %zu bytes\n", heap);
     return 0;
 }
 
@@ -913,7 +1033,9 @@ static const Scenario scenarios[] = {
     { "null-get", null_get },   { "null-send", null_send },
     { "nodes", nodes },         { "fair", fair },
     { "status", status },       { "fib", fib },
-    { "big", big },
+    { "big", big },             { "roundtrips", roundtrips },
+    { "fibget", fibget_main },  { "fjthrput", fjthrput },
+    { "retention", retention },
 };
 
 /* ---- the driver --------------------------------------------------------------------------- */
@@ -1116,6 +1238,16 @@ static int64_t driver(void)
     expect("200 actors blocked in get at once, one worker",
            ARGV("fan", "200"), ENV("MOSAIC_THREADS=1"), 0,
            "fan: sum=20100 expected=20100\n", "");
+    expect("20000 round trips from main, one at a time",
+           ARGV("roundtrips", "20000"), NOENV, 0,
+           "roundtrips: n=20000 sum=199990000 expected=199990000\n", "");
+    expect("the same with 4 workers", ARGV("roundtrips", "20000"),
+           ENV("MOSAIC_THREADS=4"), 0,
+           "roundtrips: n=20000 sum=199990000 expected=199990000\n", "");
+    expect("fib(12) through nested gets, one worker", ARGV("fibget", "12"),
+           ENV("MOSAIC_THREADS=1"), 0, "fibget: n=12 result=144\n", "");
+    expect("fib(12) through nested gets", ARGV("fibget", "12"), NOENV, 0,
+           "fibget: n=12 result=144\n", "");
     expect("100000 outstanding futures", ARGV("futures", "100000"), NOENV, 0,
            "futures: count=100000 sum=5000050000 expected=5000050000\n", "");
     expect("100000 outstanding futures, one worker",
@@ -1127,6 +1259,10 @@ static int64_t driver(void)
     expect("collections while messages are in flight, 4 workers",
            ARGV("gc", "1000", "50000"), ENV("MOSAIC_THREADS=4"), 0,
            "gc: checked=58008 bad=0\n", "");
+
+    expect("handled messages are garbage: 256 MiB through one mailbox",
+           ARGV("retention", "4096"), NOENV, 0,
+           "retention: sum=512 heap bounded\n", "");
 
     const char *dl_main = "t.mos:3:3: runtime error: deadlock: main is "
                           "waiting on a future that can never be fulfilled\n";

@@ -1,0 +1,311 @@
+/* actor.c — actors (LANGUAGE.md §4): creation, sends, the functions that
+ * run messages, and `get`.
+ *
+ * The runtime ABI is the "Actors" part of stdlib/mosaic_rt.h.  An actor
+ * is an object whose struct starts with the runtime's header (class.c);
+ * its methods are the plain method functions "mos.m.A.m"(this, params),
+ * called directly with `this` = the actor for the actor's own bare and
+ * `this.m()` calls.  Everything asynchronous goes through messages:
+ *
+ *   a!m(x, y)   receiver, then arguments, left to right; then
+ *                   msg = mos_message_new(HEADER + 8*2, @"mos.msg.A.m", want)
+ *                   store x, y into the 8-byte slots after the header
+ *                   fut = mos_send(a, msg, "FILE:LINE:COL")
+ *               one GC allocation (two with a future), the stores and one
+ *               call: nothing else is on the sender's path.  `want` is 0
+ *               when the send is a whole expression statement (the future
+ *               would be dropped), and the runtime then makes none.  A null
+ *               receiver is reported by mos_send ("null dereference" at
+ *               the method name), so --no-checks does not remove it.
+ *
+ *   "mos.msg.A.m"(actor, msg) -> i64
+ *               one per method that some `!` sends, declared at the first
+ *               such send and emitted after every other body: loads the
+ *               arguments from the slots, calls mos.m.A.m, and returns the
+ *               result as the runtime's int64 (int as is, float's bits,
+ *               bool 0/1, pointers' addresses, unit 0), which the runtime
+ *               puts into the future when there is one.
+ *
+ *   get f       mos_future_get(f, where), then the int64 decoded back to
+ *               the element type.
+ *
+ *   new A(x)    "mos.new.A"(x): actor = mos_actor_new(size, -1) (-1: the
+ *               creator's node; places are not supported yet), then the
+ *               constructor message "mos.ctor.A"(actor, msg), which stores
+ *               the string defaults, runs the field initialisers and calls
+ *               init with the arguments from the message — so init is the
+ *               actor's first message, running on the actor's worker, and
+ *               what it does (sends, `new`s) happens there.  When a class
+ *               has no init and its initialisers are all constants, the
+ *               message would have nothing to do that cannot be done before
+ *               anyone knows the actor: the creator stores the values
+ *               itself and sends nothing.
+ *
+ * The run functions are entered only from the runtime, never from
+ * recursion, so they need no stack check of their own: the method they
+ * call has one.
+ *
+ * Futures and actors are plain pointers everywhere else (module.c's
+ * cg_type, arrays of MOS_ELEM_REF, identity comparison in expr.c).
+ */
+#include <string.h>
+
+#include "cg_internal.h"
+#include "../support/arena.h"
+#include "../support/assert.h"
+#include "../stdlib/mosaic_rt.h"
+
+/* Every argument of a message has one slot of this size (mosaic_rt.h). */
+#define SLOT_SIZE 8
+
+/* ---- messages ----------------------------------------------------------- */
+
+static LLVMValueRef message_size(Cg *cg, size_t nargs)
+{
+    return LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + SLOT_SIZE * nargs, 0);
+}
+
+static LLVMValueRef slot_addr(CgFn *f, LLVMValueRef msg, size_t i, const char *name)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + SLOT_SIZE * i, 0);
+    return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, msg, &off, 1,
+                                 arena_printf("%s.slot", name));
+}
+
+/* Allocates a message for `run` and stores the arguments into it; the
+ * values already have the parameters' types (bool as i1). */
+static LLVMValueRef build_message(CgFn *f, LLVMValueRef run, ParamVec *params,
+                                  LLVMValueRef *values, bool want_future)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef args[3] = {
+        message_size(cg, params->len),
+        run,
+        LLVMConstInt(cg->t_i32, want_future, 0),
+    };
+    LLVMValueRef msg = cg_call_rt(f, CG_RT_mos_message_new, args, 3, "msg");
+    for (size_t i = 0; i < params->len; i++) {
+        Param *p = params->items[i];
+        cg_store(f, values[i], slot_addr(f, msg, i, p->name.text), p->sym->type, true);
+    }
+    return msg;
+}
+
+/* Loads the arguments of a message into out[0..n), as register values. */
+static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValueRef *out)
+{
+    for (size_t i = 0; i < params->len; i++) {
+        Param *p = params->items[i];
+        out[i] = cg_load(f, slot_addr(f, msg, i, p->name.text), p->sym->type, true,
+                         p->name.text);
+    }
+}
+
+/* ---- the int64 encoding of results (mosaic_rt.h) ----------------------- */
+
+static LLVMValueRef encode(CgFn *f, LLVMValueRef v, const Type *t)
+{
+    Cg *cg = f->cg;
+    switch (t->kind) {
+    case TY_UNIT:
+        return LLVMConstInt(cg->t_i64, 0, 0);
+    case TY_INT:
+        return v;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "bits");
+    case TY_BOOL:
+        return LLVMBuildZExt(cg->b, v, cg->t_i64, "bits");
+    default:
+        ASSERT(cg_is_pointer(t), "the other results are references");
+        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "bits");
+    }
+}
+
+static LLVMValueRef decode(CgFn *f, LLVMValueRef bits, const Type *t)
+{
+    Cg *cg = f->cg;
+    switch (t->kind) {
+    case TY_UNIT:
+        return NULL;
+    case TY_INT:
+        return bits;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "got");
+    case TY_BOOL:
+        return LLVMBuildTrunc(cg->b, bits, cg->t_i1, "got");
+    default:
+        ASSERT(cg_is_pointer(t), "the other results are references");
+        return LLVMBuildIntToPtr(cg->b, bits, cg->t_ptr, "got");
+    }
+}
+
+/* ---- run functions -------------------------------------------------------- */
+
+/* i64 name(ptr actor, ptr msg): a MosMessageRun. */
+static LLVMValueRef declare_run(Cg *cg, const char *name)
+{
+    LLVMTypeRef params[2] = {cg->t_ptr, cg->t_ptr};
+    LLVMTypeRef type = LLVMFunctionType(cg->t_i64, params, 2, 0);
+    LLVMValueRef fn = LLVMAddFunction(cg->mod, name, type);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    cg_add_defined_fn_attrs(cg, fn);
+    LLVMSetValueName2(LLVMGetParam(fn, 0), "actor", 5);
+    LLVMSetValueName2(LLVMGetParam(fn, 1), "msg", 3);
+    return fn;
+}
+
+/* The run function of method fd, declared on first use. */
+static LLVMValueRef message_run(Cg *cg, FuncDecl *fd)
+{
+    LLVMValueRef fn = cg_map_get_ptr(&cg->msg_runs, fd);
+    if (fn)
+        return fn;
+    fn = declare_run(cg, arena_printf("mos.msg.%s.%s", fd->owner->name.text, fd->name.text));
+    cg_map_put_ptr(&cg->msg_runs, fd, fn);
+    VEC_PUSH(cg->pending_runs, fd);
+    return fn;
+}
+
+/* mos.msg.A.m: arguments out of the message, call, encoded result. */
+static void emit_message_run(Cg *cg, FuncDecl *fd)
+{
+    LLVMValueRef fn = cg_map_get_ptr(&cg->msg_runs, fd);
+    CgFn f;
+    cg_fn_begin(&f, cg, fn, NULL, fd->loc,
+                arena_printf("%s.%s.msg", fd->owner->name.text, fd->name.text));
+    LLVMValueRef argv[fd->params.len + 1];
+    argv[0] = LLVMGetParam(fn, 0);
+    load_arguments(&f, LLVMGetParam(fn, 1), &fd->params, argv + 1);
+    CgFunc *fi = cg_func(cg, fd);
+    LLVMValueRef r = cg_call(&f, fi->type, fi->fn, argv, (unsigned)fd->params.len + 1,
+                             arena_printf("call.%s", fd->name.text));
+    LLVMBuildRet(cg->b, encode(&f, r, fd->result_type));
+    f.calls_user = false;   /* see the essay: the method checks the stack */
+    cg_fn_finish(&f, ty_int);
+}
+
+void cg_emit_message_runs(Cg *cg)
+{
+    /* by index: emitting never declares more, but stay correct if it did */
+    for (size_t i = 0; i < cg->pending_runs.len; i++)
+        emit_message_run(cg, cg->pending_runs.items[i]);
+    cg->pending_runs.len = 0;
+}
+
+/* ---- creation --------------------------------------------------------------- */
+
+static bool is_constant(const Expr *e)
+{
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_NULL: case EX_STRING:
+        return true;
+    case EX_UNARY:
+        return e->u.unary.op == UN_NEG && (e->u.unary.operand->kind == EX_INT ||
+                                           e->u.unary.operand->kind == EX_FLOAT);
+    default:
+        return false;
+    }
+}
+
+/* Can the creator initialise the actor itself (see the essay)? */
+static bool needs_constructor_message(const ClassDecl *cls)
+{
+    if (cls->init)
+        return true;
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        const FieldDecl *fd = cls->fields.items[i];
+        if (fd->init && !is_constant(fd->init))
+            return true;
+    }
+    return false;
+}
+
+/* mos.ctor.A(actor, msg): defaults, field initialisers, init(args). */
+static void emit_constructor_run(Cg *cg, ClassDecl *cls, LLVMValueRef fn)
+{
+    CgFn f;
+    cg_fn_begin(&f, cg, fn, NULL, cls->loc, arena_printf("%s.ctor", cls->name.text));
+    f.this_val = LLVMGetParam(fn, 0);
+    cg_init_fields(&f, cls);
+    if (cls->init) {
+        FuncDecl *init = cls->init;
+        LLVMValueRef argv[init->params.len + 1];
+        argv[0] = f.this_val;
+        load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1);
+        CgFunc *fi = cg_func(cg, init);
+        cg_debug_loc(&f, cls->loc);
+        cg_call(&f, fi->type, fi->fn, argv, (unsigned)init->params.len + 1, "");
+    }
+    LLVMBuildRet(cg->b, LLVMConstInt(cg->t_i64, 0, 0));
+    f.calls_user = false;   /* entered from the runtime only */
+    cg_fn_finish(&f, ty_int);
+}
+
+/* mos.new.A(init params) -> the actor */
+void cg_emit_actor_new(Cg *cg, ClassDecl *cls)
+{
+    CgClass *c = cg_class(cg, cls);
+    CgFn f;
+    cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
+    LLVMValueRef args[3] = {
+        LLVMConstInt(cg->t_i64, c->size, 0),
+        LLVMConstInt(cg->t_i64, (unsigned long long)-1, 1),    /* here */
+    };
+    f.this_val = cg_call_rt(&f, CG_RT_mos_actor_new, args, 2, "actor");
+    LLVMValueRef ctor = NULL;
+    if (needs_constructor_message(cls)) {
+        ctor = declare_run(cg, arena_printf("mos.ctor.%s", cls->name.text));
+        size_t n = cls->init ? cls->init->params.len : 0;
+        LLVMValueRef values[n + 1];
+        for (size_t j = 0; j < n; j++)
+            values[j] = LLVMGetParam(c->new_fn, (unsigned)j);
+        static ParamVec no_params;
+        LLVMValueRef msg = build_message(&f, ctor, cls->init ? &cls->init->params : &no_params,
+                                         values, false);
+        args[0] = f.this_val;
+        args[1] = msg;
+        args[2] = cg_where(cg, cls->loc);
+        cg_call_rt(&f, CG_RT_mos_send, args, 3, "");
+    } else {
+        /* constants only: stored before the actor is known to anyone */
+        cg_init_fields(&f, cls);
+    }
+    LLVMBuildRet(cg->b, f.this_val);
+    cg_fn_finish(&f, ty_null);
+    if (ctor)
+        emit_constructor_run(cg, cls, ctor);
+}
+
+/* ---- sends and get ----------------------------------------------------------- */
+
+/* a!m(args) */
+LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future)
+{
+    Cg *cg = f->cg;
+    FuncDecl *fd = e->u.method_call.func;
+    ExprVec *args = &e->u.method_call.args;
+    ASSERT(fd && fd->owner && fd->owner->is_active, "a checked send names an actor's method");
+    LLVMValueRef actor = cg_expr(f, e->u.method_call.object);
+    LLVMValueRef values[args->len + 1];
+    for (size_t i = 0; i < args->len; i++)
+        values[i] = cg_expr(f, args->items[i]);
+    cg_debug_loc(f, e->u.method_call.method.loc);
+    LLVMValueRef msg = build_message(f, message_run(cg, fd), &fd->params, values,
+                                     want_future);
+    LLVMValueRef sargs[3] = {actor, msg, cg_where(cg, e->u.method_call.method.loc)};
+    LLVMValueRef fut = cg_call_rt(f, CG_RT_mos_send, sargs, 3,
+                                  arena_printf("fut.%s", fd->name.text));
+    return want_future ? fut : LLVMConstNull(cg->t_ptr);
+}
+
+/* get e */
+LLVMValueRef cg_get(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef fut = cg_expr(f, e->u.get.future);
+    cg_debug_loc(f, e->loc);
+    LLVMValueRef args[2] = {fut, cg_where(cg, e->loc)};
+    LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_future_get, args, 2, "got.bits");
+    return decode(f, bits, e->type);
+}
