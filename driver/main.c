@@ -19,6 +19,7 @@
 #define _GNU_SOURCE 1    /* POSIX and Linux calls under -std=c11 */
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,29 @@ static int compile(const DriverOptions *o, Program *program)
     return driver_run(exe, o->run_args, o->nrun_args);
 }
 
+/* --layout NAME=SPEC must name a top-level pool or layout declaration of
+ * the program (E0402).  The SPEC itself is checked once layouts are
+ * compiled; until then the checker refuses every pool and layout (E0900). */
+static void check_layout_override_names(const DriverOptions *o, const Program *program)
+{
+    for (size_t i = 0; i < o->nlayouts; i++) {
+        const char *eq = strchr(o->layouts[i], '=');
+        if (!eq || eq == o->layouts[i]) continue;     /* reported above */
+        size_t n = (size_t)(eq - o->layouts[i]);
+        bool found = false;
+        for (size_t d = 0; d < program->decls.len && !found; d++) {
+            const Decl *decl = program->decls.items[d];
+            const char *name = decl->kind == DECL_LAYOUT ? decl->u.layout->name.text
+                             : decl->kind == DECL_POOL   ? decl->u.pool->name.text
+                                                         : NULL;
+            found = name && strlen(name) == n && memcmp(name, o->layouts[i], n) == 0;
+        }
+        if (!found)
+            diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': '%.*s' is not a pool or layout of the program",
+                             o->layouts[i], (int)n, o->layouts[i]);
+    }
+}
+
 static int run_driver(int argc, char **argv)
 {
     DriverOptions o;
@@ -219,6 +243,8 @@ static int run_driver(int argc, char **argv)
     }
     if (!program || diag_error_count() > 0) return EXIT_ERRORS;
     if (o.mode == MODE_DUMP_AST) return EXIT_OK;
+    check_layout_override_names(&o, program);
+    if (diag_error_count() > 0) return EXIT_ERRORS;
 
     bool ok = tc_check_program(program);
     if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
@@ -227,10 +253,45 @@ static int run_driver(int argc, char **argv)
     return compile(&o, program);
 }
 
+/* The phases recurse over the tree (the checker and code generator once
+ * per nesting level of an expression), so they run on a thread with a
+ * stack sized for AST_MAX_EXPR_DEPTH levels with a wide margin; memory is
+ * committed only as it is used.  Falls back to the main thread if the
+ * system refuses such a stack. */
+#define DRIVER_STACK_SIZE ((size_t)512 << 20)
+
+typedef struct DriverRun {
+    int argc;
+    char **argv;
+    int status;
+} DriverRun;
+
+static void *driver_thread(void *arg)
+{
+    DriverRun *run = arg;
+    run->status = run_driver(run->argc, run->argv);
+    return NULL;
+}
+
+static int run_driver_on_big_stack(int argc, char **argv)
+{
+    DriverRun run = { argc, argv, EXIT_USAGE };
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) == 0 &&
+        pthread_attr_setstacksize(&attr, DRIVER_STACK_SIZE) == 0 &&
+        pthread_create(&thread, &attr, driver_thread, &run) == 0) {
+        pthread_attr_destroy(&attr);
+        pthread_join(thread, NULL);
+        return run.status;
+    }
+    return run_driver(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
     install_crash_handlers();
-    int status = run_driver(argc, argv);
+    int status = run_driver_on_big_stack(argc, argv);
     if (fflush(stdout) != 0 && status == EXIT_OK) {
         fprintf(stderr, "mosaicc: error: cannot write to standard output\n");
         status = EXIT_USAGE;

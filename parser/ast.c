@@ -26,7 +26,26 @@ static Expr *new_expr(ExprKind kind, Loc loc)
     Expr *e = ARENA_NEW(Expr);
     e->kind = kind;
     e->loc = loc;
+    e->depth = 1;
     return e;
+}
+
+/* Makes `e` one level deeper than its deepest child.  Past
+ * AST_MAX_EXPR_DEPTH the parser reports the expression once (E0002) and
+ * returns the child instead, so the tree never grows deeper: the program
+ * is already in error and will not be checked. */
+static Expr *nest(Expr *e, Expr *a, Expr *b)
+{
+    static bool reported;
+    uint32_t da = a ? a->depth : 0, db = b ? b->depth : 0;
+    e->depth = (da > db ? da : db) + 1;
+    if (e->depth <= AST_MAX_EXPR_DEPTH) return e;
+    if (!reported) {
+        reported = true;
+        diag_error(e->loc, DIAG_E0002, "expression nested too deeply (more than %d levels)",
+                   AST_MAX_EXPR_DEPTH);
+    }
+    return a ? a : b;
 }
 
 static Stmt *new_stmt(StmtKind kind, Loc loc)
@@ -99,7 +118,7 @@ Expr *ast_unary(Loc loc, UnaryOp op, Expr *operand)
     Expr *e = new_expr(EX_UNARY, loc);
     e->u.unary.op = op;
     e->u.unary.operand = operand;
-    return e;
+    return nest(e, operand, NULL);
 }
 
 Expr *ast_binary(Loc loc, BinaryOp op, Expr *left, Expr *right)
@@ -108,14 +127,14 @@ Expr *ast_binary(Loc loc, BinaryOp op, Expr *left, Expr *right)
     e->u.binary.op = op;
     e->u.binary.left = left;
     e->u.binary.right = right;
-    return e;
+    return nest(e, left, right);
 }
 
 Expr *ast_get(Loc loc, Expr *future)
 {
     Expr *e = new_expr(EX_GET, loc);
     e->u.get.future = future;
-    return e;
+    return nest(e, future, NULL);
 }
 
 Expr *ast_field(Loc loc, Expr *object, Name field)
@@ -123,7 +142,7 @@ Expr *ast_field(Loc loc, Expr *object, Name field)
     Expr *e = new_expr(EX_FIELD, loc);
     e->u.field.object = object;
     e->u.field.field = field;
-    return e;
+    return nest(e, object, NULL);
 }
 
 Expr *ast_call(Loc loc, Expr *callee, ExprVec args)
@@ -133,12 +152,12 @@ Expr *ast_call(Loc loc, Expr *callee, ExprVec args)
         e->u.method_call.object = callee->u.field.object;
         e->u.method_call.method = callee->u.field.field;
         e->u.method_call.args = args;
-        return e;
+        return nest(e, callee->u.field.object, NULL);
     }
     Expr *e = new_expr(EX_CALL, loc);
     e->u.call.callee = callee;
     e->u.call.args = args;
-    return e;
+    return nest(e, callee, NULL);
 }
 
 Expr *ast_send(Loc loc, Expr *object, Name method, ExprVec args)
@@ -147,7 +166,7 @@ Expr *ast_send(Loc loc, Expr *object, Name method, ExprVec args)
     e->u.method_call.object = object;
     e->u.method_call.method = method;
     e->u.method_call.args = args;
-    return e;
+    return nest(e, object, NULL);
 }
 
 Expr *ast_index(Loc loc, Expr *object, Expr *index)
@@ -155,7 +174,7 @@ Expr *ast_index(Loc loc, Expr *object, Expr *index)
     Expr *e = new_expr(EX_INDEX, loc);
     e->u.index.object = object;
     e->u.index.index = index;
-    return e;
+    return nest(e, object, index);
 }
 
 Expr *ast_new(Loc loc, TypeExpr *class_type, ExprVec args, bool has_parens)

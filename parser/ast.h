@@ -150,6 +150,10 @@ struct Expr {
     ExprKind kind;
     Loc loc;
     Type *type;             /* checker: the expression's type */
+    uint32_t depth;         /* nesting depth of this expression tree (1 for
+                               a leaf); the parser caps it at
+                               AST_MAX_EXPR_DEPTH so that the recursive
+                               phases after it stay within their stack */
     union {
         struct { uint64_t value; bool too_big; } int_lit;
                             /* too_big: the literal exceeds INT64_MAX; the
@@ -366,6 +370,12 @@ typedef struct Program {
 } Program;
 
 /* ---- constructors (parser/ast.c), one per node form -------------------- */
+
+/* Deepest expression tree the parser builds.  A longer chain (say 200,000
+ * terms of `x + x + ...`) is refused with E0002, once per file, instead of
+ * overflowing the checker's or code generator's stack; the driver runs the
+ * phases on a thread whose stack holds this depth with room to spare. */
+#define AST_MAX_EXPR_DEPTH 100000
 
 Expr *ast_int(Loc loc, uint64_t value, bool too_big);
 Expr *ast_float(Loc loc, double value);
