@@ -340,6 +340,19 @@ static FuncDecl *find_callable_method(Checker *c, Type *t, Name m, ExprVec *args
     return f;
 }
 
+/* The receiver of a call or send (of type t) is already wrong, or is a
+ * pool (refused for now): report that much, check the arguments alone so
+ * their own mistakes still show, and say the call is done for. */
+static bool receiver_unusable(Checker *c, Expr *e, Type *t)
+{
+    if (t->kind != TY_ERROR && t->kind != TY_POOL)
+        return false;
+    if (t->kind == TY_POOL)
+        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+    check_args_alone(c, &e->u.method_call.args);
+    return true;
+}
+
 // expr = expr "." name "(" args ")"
 Type *tc_method_call(Checker *c, Expr *e)
 {
@@ -347,15 +360,8 @@ Type *tc_method_call(Checker *c, Expr *e)
     ExprVec *args = &e->u.method_call.args;
     e->u.method_call.func = NULL;
     Type *t = tc_value(c, e->u.method_call.object, NULL);
-    if (t->kind == TY_ERROR) {
-        check_args_alone(c, args);
+    if (receiver_unusable(c, e, t))
         return ty_error;
-    }
-    if (t->kind == TY_POOL) {
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
-        check_args_alone(c, args);
-        return ty_error;
-    }
     if (t->kind != TY_CLASS) {
         diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
         if (m.text == c->s_length && (t->kind == TY_ARRAY || t->kind == TY_STRING))
@@ -390,15 +396,8 @@ Type *tc_send(Checker *c, Expr *e)
     e->u.method_call.func = NULL;
     /* tc_expr, not tc_value: a unit receiver is a misused '!' (E0303). */
     Type *t = tc_expr(c, object, NULL);
-    if (t->kind == TY_ERROR) {
-        check_args_alone(c, args);
+    if (receiver_unusable(c, e, t))
         return ty_error;
-    }
-    if (t->kind == TY_POOL) {
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
-        check_args_alone(c, args);
-        return ty_error;
-    }
     if (t->kind != TY_CLASS || !t->cls->is_active) {
         if (t->kind == TY_CLASS) {
             diag_error(object->loc, DIAG_E0303, "'!' needs an actor; '%s' is a passive class",
