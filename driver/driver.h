@@ -45,7 +45,7 @@ typedef struct DriverOptions {
     bool debug_info;            /* -g */
     bool no_checks;             /* --no-checks */
     bool count_remote;          /* --count-remote (not supported yet) */
-    const char **layouts;       /* --layout N=SPEC, in order (unused yet) */
+    const char **layouts;       /* --layout N=SPEC, in order (names checked by the checker; SPECs unused yet) */
     size_t nlayouts;
     char **run_args;            /* --run: the program's arguments */
     int nrun_args;

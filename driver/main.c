@@ -183,29 +183,6 @@ static int compile(const DriverOptions *o, Program *program)
     return driver_run(exe, o->run_args, o->nrun_args);
 }
 
-/* --layout NAME=SPEC must name a top-level pool or layout declaration of
- * the program (E0402).  The SPEC itself is checked once layouts are
- * compiled; until then the checker refuses every pool and layout (E0900). */
-static void check_layout_override_names(const DriverOptions *o, const Program *program)
-{
-    for (size_t i = 0; i < o->nlayouts; i++) {
-        const char *eq = strchr(o->layouts[i], '=');
-        if (!eq || eq == o->layouts[i]) continue;     /* reported above */
-        size_t n = (size_t)(eq - o->layouts[i]);
-        bool found = false;
-        for (size_t d = 0; d < program->decls.len && !found; d++) {
-            const Decl *decl = program->decls.items[d];
-            const char *name = decl->kind == DECL_LAYOUT ? decl->u.layout->name.text
-                             : decl->kind == DECL_POOL   ? decl->u.pool->name.text
-                                                         : NULL;
-            found = name && strlen(name) == n && memcmp(name, o->layouts[i], n) == 0;
-        }
-        if (!found)
-            diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': '%.*s' is not a pool or layout of the program",
-                             o->layouts[i], (int)n, o->layouts[i]);
-    }
-}
-
 static int run_driver(int argc, char **argv)
 {
     DriverOptions o;
@@ -243,7 +220,7 @@ static int run_driver(int argc, char **argv)
     }
     if (!program || diag_error_count() > 0) return EXIT_ERRORS;
     if (o.mode == MODE_DUMP_AST) return EXIT_OK;
-    check_layout_override_names(&o, program);
+    tc_check_layout_overrides(program, (const char *const *)o.layouts, o.nlayouts);
     if (diag_error_count() > 0) return EXIT_ERRORS;
 
     bool ok = tc_check_program(program);

@@ -396,3 +396,26 @@ FuncDecl *tc_main_function(const Program *program)
     }
     return NULL;
 }
+
+// flag = "--layout" NAME "=" SPEC
+void tc_check_layout_overrides(const Program *program, const char *const *overrides,
+                               size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(overrides[i], '=');
+        if (!eq || eq == overrides[i]) continue;      /* the driver's message */
+        size_t len = (size_t)(eq - overrides[i]);
+        bool found = false;
+        for (size_t d = 0; d < program->decls.len && !found; d++) {
+            const Decl *decl = program->decls.items[d];
+            const char *name = decl->kind == DECL_LAYOUT ? decl->u.layout->name.text
+                             : decl->kind == DECL_POOL   ? decl->u.pool->name.text
+                                                         : NULL;
+            found = name && strlen(name) == len && memcmp(name, overrides[i], len) == 0;
+        }
+        if (!found)
+            diag_error_noloc(DIAG_E0402,
+                             "invalid --layout override '%s': '%.*s' is not a pool or layout of the program",
+                             overrides[i], (int)len, overrides[i]);
+    }
+}

@@ -87,6 +87,12 @@ extern const char *const tc_builtin_names[BI_COUNT];
  * then be compiled).  Fills the "checker:" fields of the AST. */
 bool tc_check_program(Program *program);
 
+/* Checks the names of `--layout NAME=SPEC` overrides (E0402): each must
+ * name a top-level pool or layout of the program.  Overrides without '='
+ * are the driver's to report.  SPEC is checked once layouts are compiled. */
+void tc_check_layout_overrides(const Program *program, const char *const *overrides,
+                               size_t n);
+
 /* The program's entry point after a successful check. */
 FuncDecl *tc_main_function(const Program *program);
 
