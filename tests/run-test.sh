@@ -10,6 +10,13 @@
 #                  `// expect: TEXT` lines, in order (TEXT is everything
 #                  after "// expect: "; a bare `// expect:` is an empty
 #                  line), and the status `// expect-exit: N` (default 0).
+#                  With `--count-remote` among its flags, the program's
+#                  remote-access report (LANGUAGE.md §5) is checked too:
+#                  stderr must have its `remote accesses: ` line, and the
+#                  line numbers of its `  at FILE:LINE: ...` lines must be
+#                  exactly the lines marked with a trailing `// remote`
+#                  (none marked: no `at` line at all), none of them
+#                  `(not predicted)`.
 #   compile-fail/  must fail to compile with status 1; the (line, code)
 #                  pairs of the compiler's `FILE:LINE:COL: error[CODE]`
 #                  lines must equal those annotated with `// error[CODE]`
@@ -18,16 +25,23 @@
 #                  code must be reported, on any line or none.
 #   run-fail/      must compile, then exit with status 101; the line marked
 #                  `// runtime-error: TEXT` must be named in a stderr line
-#                  `FILE:LINE:COL: runtime error: ...TEXT...`.
+#                  `FILE:LINE:COL: runtime error: ...TEXT...`.  With
+#                  `--count-remote`, the report is checked as for run/.
 #   effects/       `mosaicc --effects FILE` must succeed and print each
 #                  `// effects: LINE` as one of its lines.
 #
 # Any test may carry `// flags: ...` (compiler options), `// env: K=V ...`
 # (the program's environment) and `// args: ...` (its arguments); words are
-# split at blanks, without quoting.  Compiling and running are under
-# `timeout`, so a hanging test fails instead of hanging make check.
-# Executables go to a private temporary directory, never the source tree
-# (which is read-only under make distcheck).
+# split at blanks, without quoting.  A run/ or run-fail/ test may give the
+# program's standard input with `// stdin: TEXT` lines: each is one line of
+# input, in order and newline-terminated (TEXT as for `// expect:`; a bare
+# `// stdin:` is an empty line); without any, stdin is empty (/dev/null).
+# Compiling and running are under `timeout`, so a hanging test fails
+# instead of hanging make check.  Executables go to a private temporary
+# directory, never the source tree (which is read-only under make
+# distcheck), and the program runs in a fresh empty directory of its own
+# (its working directory), so relative paths it writes stay out of the
+# tree; the executable's path is absolute.
 #
 # The result is always reported through TAP, with the details as `#`
 # lines (they land in the test's .log); the script exits 0 unless it was
@@ -87,6 +101,11 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-test.XXXXXX") || fail "cannot make a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 trap 'rm -rf "$tmp"; exit 1' HUP INT TERM
+# The program runs elsewhere (in $tmp/cwd), so $tmp must be absolute.
+case $tmp in
+/*) ;;
+*) tmp=$(pwd)/$tmp ;;
+esac
 
 if command -v timeout >/dev/null 2>&1; then
     compile_timeout="timeout -k 5 $COMPILE_TIMEOUT"
@@ -124,12 +143,92 @@ compile() {
     cstatus=$?
 }
 
-# run_program: runs $tmp/prog; sets rstatus; output in $tmp/stdout, $tmp/stderr.
+# run_program: runs $tmp/prog in the fresh, empty directory $tmp/cwd, with
+# the `// stdin:` lines as its input; sets rstatus; output in $tmp/stdout,
+# $tmp/stderr.
 run_program() {
+    if grep -q '// stdin:' "$file"; then
+        awk '{
+            i = index($0, "// stdin:")
+            if (i) {
+                t = substr($0, i + 9)
+                if (substr(t, 1, 1) == " ") t = substr(t, 2)
+                print t
+            }
+        }' "$file" >"$tmp/stdin"
+        input=$tmp/stdin
+    else
+        input=/dev/null
+    fi
+    mkdir "$tmp/cwd" || fail "cannot make the program's working directory"
     # shellcheck disable=SC2086
-    env $envs $run_timeout "$tmp/prog" $args \
-        >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+    (cd "$tmp/cwd" && exec env $envs $run_timeout "$tmp/prog" $args) \
+        >"$tmp/stdout" 2>"$tmp/stderr" <"$input"
     rstatus=$?
+}
+
+# check_remote: if the flags ask for --count-remote, checks the program's
+# remote-access report in $tmp/stderr against the `// remote` marks (fails
+# on a mismatch); without that flag there must be no marks.
+check_remote() {
+    # Marked lines: `// remote` ending the line or followed by a blank, and
+    # neither within the text of another directive (`// expect: // remote`)
+    # nor within a string literal.
+    awk '{
+        line = $0; pre = ""
+        while (i = index(line, "// remote")) {
+            after = substr(line, i + 9, 1)
+            before = pre substr(line, 1, i - 1)
+            q = before
+            gsub(/\\\\/, "", q); gsub(/\\"/, "", q)
+            if ((after == "" || after == " " || after == "\t") &&
+                before !~ /\/\/ *(expect|expect-exit|expect-error|stdin|flags|env|args|runtime-error|effects):/ &&
+                gsub(/"/, "", q) % 2 == 0) {
+                print NR
+                next
+            }
+            pre = pre substr(line, 1, i + 8)
+            line = substr(line, i + 9)
+        }
+    }' "$file" | sort -u >"$tmp/marked"
+    counting=
+    for w in $flags; do
+        [ "$w" = --count-remote ] && counting=yes
+    done
+    if [ -z "$counting" ]; then
+        if [ -s "$tmp/marked" ]; then
+            fail "lines marked // remote ($(tr '\n' ' ' <"$tmp/marked" | sed 's/ $//')), but no --count-remote in the // flags:"
+        fi
+        return 0
+    fi
+
+    grep -q '^remote accesses: ' "$tmp/stderr" ||
+        fail "stderr has no 'remote accesses: ' line (the --count-remote report)" "$tmp/stderr" "$tmp/stdout"
+    # Reported: "LINE ok" or "LINE np" (not predicted) for each `at` line,
+    # LINE being the number after the last ':' before ': N reads'; "? bad"
+    # for an `at` line of another form.
+    awk '/^  at / {
+        if (match($0, /:[0-9]+: [0-9]+ reads, [0-9]+ writes/)) {
+            s = substr($0, RSTART + 1, RLENGTH - 1)
+            sub(/:.*$/, "", s)
+            print s, (/ \(not predicted\)[ \t]*$/ ? "np" : "ok")
+        } else
+            print "?", "bad"
+    }' "$tmp/stderr" >"$tmp/remote-at"
+    awk '$1 != "?" { print $1 }' "$tmp/remote-at" | sort -u >"$tmp/remote-lines"
+    {
+        comm -23 "$tmp/marked" "$tmp/remote-lines" |
+            awk '{ printf "line %s: marked // remote, but not reported\n", $1 }'
+        comm -13 "$tmp/marked" "$tmp/remote-lines" |
+            awk '{ printf "line %s: reported, but not marked // remote\n", $1 }'
+        awk '$2 == "np" { printf "line %s: reported (not predicted)\n", $1 }' "$tmp/remote-at" | sort -u
+    } | sort -k 2,2n >"$tmp/remote-mismatch"
+    if grep -q '^? bad$' "$tmp/remote-at"; then
+        echo "an '  at ' line not of the form '  at FILE:LINE: N reads, M writes'" >>"$tmp/remote-mismatch"
+    fi
+    if [ -s "$tmp/remote-mismatch" ]; then
+        fail "remote-access report differs from the // remote marks" "$tmp/remote-mismatch" "$tmp/stderr"
+    fi
 }
 
 # ---- the kinds of tests -----------------------------------------------------
@@ -160,6 +259,7 @@ test_run() {
             "$tmp/stdout.diff" "$tmp/stderr"
     fi
     [ "$rstatus" -eq "$want" ] || fail "exit status: expected $want, got $(status_text "$rstatus")" "$tmp/stderr"
+    check_remote
     pass
 }
 
@@ -227,6 +327,7 @@ test_run_fail() {
     [ "$rstatus" -eq 101 ] || fail "expected a runtime error (status 101), got $(status_text "$rstatus")" \
         "$tmp/stderr" "$tmp/stdout"
 
+    check_remote
     line=$(awk 'index($0, "// runtime-error:") { print NR; exit }' "$file")
     [ -n "$line" ] || pass
     text=$(awk 'i = index($0, "// runtime-error:") {
