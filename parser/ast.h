@@ -37,6 +37,7 @@ typedef struct ClassDecl ClassDecl;
 typedef struct FieldDecl FieldDecl;
 typedef struct LayoutDecl LayoutDecl;
 typedef struct PoolDecl PoolDecl;
+typedef struct Subst Subst;         /* typecheck/places.h */
 
 typedef VEC(Expr *) ExprVec;
 typedef VEC(Stmt *) StmtVec;
@@ -187,12 +188,17 @@ struct Expr {
                                    on this), RES_BUILTIN, RES_CONVERT */
             FuncDecl *func;     /* checker: RES_FUNC, RES_METHOD */
             int builtin;        /* checker: RES_BUILTIN/RES_CONVERT: a BuiltinId */
+            Subst *subst;       /* checker: RES_FUNC, RES_METHOD: the callee's
+                                   places in the caller's terms */
         } call;
         struct {
             Expr *object;       /* receiver */
             Name method;
             ExprVec args;
             FuncDecl *func;     /* checker: the method */
+            Subst *subst;       /* checker: the method's places in the
+                                   caller's terms (receiver, here, its own
+                                   place parameters) */
         } method_call;          /* EX_METHOD_CALL and EX_SEND */
         struct { Expr *object, *index; } index;
         struct {
@@ -200,6 +206,8 @@ struct Expr {
             ExprVec args;
             bool has_parens;        /* `new C` vs `new C()` */
             ClassDecl *cls;         /* checker */
+            Subst *subst;           /* checker: the class's places (and init's
+                                       here) in the caller's terms */
         } new_obj;
         struct { TypeExpr *elem; Expr *length; } new_array;
         struct { ExprVec elems; } array_lit;

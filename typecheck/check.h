@@ -6,7 +6,8 @@
  * expressions), check_decl.c (the program, classes, functions, main),
  * check_stmt.c (statements), check_expr.c (expressions and operators),
  * check_call.c (calls, methods, `new`, built-ins), flow.c (can a statement
- * complete normally, for E0204).  They share one Checker: the state of the
+ * complete normally, for E0204); places.c holds the place terms and
+ * substitution they all use.  They share one Checker: the state of the
  * walk (enclosing class and function, scopes, loop depth) plus the program's
  * top-level names.  Nothing here is visible outside typecheck/; the rest of
  * the compiler sees only types.h.
@@ -59,6 +60,8 @@ typedef struct Checker {
     ClassDecl *cls;         /* enclosing class (method or field initialiser) */
     FuncDecl *func;         /* enclosing function or method; NULL in field
                                initialisers */
+    FuncDecl *main_func;    /* the program's main, where `here` is node(0) */
+    bool in_field_type;     /* resolving a field's type (`here` refused) */
     Type *result;           /* result type of `func` */
     int nlocals;            /* slots allocated so far in `func` */
     int loop_depth;         /* enclosing while/for loops, for break/continue */
@@ -68,7 +71,7 @@ typedef struct Checker {
 
     /* Interned names the rules compare against. */
     const char *s_int, *s_float, *s_bool, *s_string, *s_fut;
-    const char *s_length, *s_init, *s_main;
+    const char *s_length, *s_init, *s_main, *s_home, *s_here;
     const char *builtin_names[BI_COUNT];
 } Checker;
 
@@ -104,6 +107,18 @@ void tc_add_method_names(const ClassDecl *cls, NameList *out);
  * signatures early and silently; the same TypeExpr is resolved again, with
  * reports, when its declaration is checked in source order). */
 Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report);
+/* The place a written place term denotes in the current code (E0301 for
+ * an unknown name, reported only when `report`). */
+Place *tc_resolve_place(Checker *c, PlaceExpr *pe, bool report);
+/* `here` of the current code, normalised (places.h). */
+Place *tc_here(const Checker *c);
+/* Where a type or allocation without places is (LANGUAGE.md §5). */
+Place *tc_default_place(const Checker *c);
+/* cls at the places written in te (a TE_NAMED naming cls), or at the
+ * default place when te writes none (E0301 for a wrong count). */
+Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report);
+/* The type of `this` inside cls: cls at its own place parameters. */
+Type *tc_this_type(ClassDecl *cls);
 
 /* ---- check_decl.c ------------------------------------------------------- */
 /* A parameter's type for its uses: ty_error if it could not be resolved or
@@ -126,6 +141,9 @@ Type *tc_name(Checker *c, Expr *e, bool assign);
 /* Checks e (as a value) against `want`: E0200 "type mismatch" if it is not
  * assignable.  Returns false only after reporting that mismatch. */
 bool tc_expect(Checker *c, Expr *e, Type *want);
+/* Reports that e, of type `got`, does not fit `want`: E0300 when the two
+ * differ only in places, else E0200. */
+void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want);
 /* A binary operator on two checked operand types (shared with compound
  * assignment): the result, or ty_error after an E0202 at `loc`. */
 Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc);
@@ -143,9 +161,12 @@ Type *tc_method_call(Checker *c, Expr *e);  /* EX_METHOD_CALL */
 Type *tc_send(Checker *c, Expr *e);         /* EX_SEND */
 Type *tc_new(Checker *c, Expr *e);          /* EX_NEW */
 /* Checks a list of arguments against a function's parameters (E0201 count,
- * E0200 each); `what` names the callee in messages ("'f'", "method 'm'"). */
+ * E0200/E0300 each), read through `s` (tc_subst_receiver), which this
+ * extends with f's own place parameters inferred from the arguments
+ * (E0301 when one cannot be); `what` names the callee in messages ("'f'",
+ * "method 'm'"). */
 void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
-                   const char *what);
+                   const char *what, Subst *s);
 
 /* ---- flow.c ------------------------------------------------------------- */
 bool tc_can_complete(const Stmt *s);

@@ -40,22 +40,106 @@ static void check_args_alone(Checker *c, ExprVec *args)
             tc_expr(c, args->items[i], NULL);
 }
 
+/* Binds f's own place parameters that `want` (a parameter's type) leaves
+ * open to the places `got` (the argument's type) has in their position. */
+static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *s)
+{
+    if (!want || !got || want->kind != got->kind)
+        return;
+    if ((want->kind == TY_CLASS && want->cls == got->cls) || want->kind == TY_ARRAY) {
+        for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++) {
+            Place *p = want->places[i];
+            if (p->tag == PL_PARAM && p->func == f && !tc_subst_lookup(s, p))
+                tc_subst_add(s, p, got->places[i]);
+        }
+    }
+    if (want->kind == TY_ARRAY || want->kind == TY_FUT)
+        infer_places(f, want->elem, got->elem, s);
+}
+
+/* Does the written type te give no place where `want` (its resolved,
+ * substituted form) differs from `got`?  Then the expected place is the
+ * default one, read from the receiver's point of view: worth a note. */
+static bool default_place_mismatch(const TypeExpr *te, const Type *want, const Type *got)
+{
+    if (!te || !want || !got || want->kind != got->kind)
+        return false;
+    if (te->kind == TE_NAMED && want->kind == TY_CLASS)
+        return !te->has_places && want->places[0] != got->places[0];
+    if (te->kind == TE_ARRAY && want->kind == TY_ARRAY)
+        return te->places.len == 0 && want->places[0] != got->places[0];
+    return false;
+}
+
+/* The notes of an argument whose place does not fit its parameter. */
+static void explain_param_place(FuncDecl *f, Param *p, const Type *want, const Type *got)
+{
+    if (!default_place_mismatch(p->type, want, got))
+        return;
+    const char *who = f->owner ? arena_printf("%s.%s", f->owner->name.text, f->name.text)
+                               : f->name.text;
+    diag_note(p->type->loc, "'%s' in the signature of '%s' names no place: it means '%s' "
+              "here, %s", ty_name(want), who, ty_show(want),
+              f->owner && f->owner->is_active ? "the receiver's home"
+              : f->owner                      ? "the receiver's home"
+                                              : "the caller's node");
+    Place *gp = got->places[0];
+    if (tc_place_is_node(gp))
+        diag_note(LOC_NONE, "to accept a '%s', declare the parameter '%s' with '<?>' or "
+                  "with a place parameter", ty_show(got), p->name.text);
+    else
+        diag_note(LOC_NONE, "to accept a '%s', give the parameter a place parameter "
+                  "for it", ty_show(got));
+}
+
 void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
-                   const char *what)
+                   const char *what, Subst *s)
 {
     if (f->params.len != args->len) {
         diag_error(call_loc, DIAG_E0201, "wrong number of arguments to %s: "
                    "expected %zu, found %zu", what, f->params.len, args->len);
         diag_note(f->name.loc, "'%s' declared here", f->name.text);
         check_args_alone(c, args);
+        for (size_t i = 0; i < f->place_params.len; i++)
+            tc_subst_add(s, tc_place_func_param(f, (int)i), tc_place_unknown());
         return;
+    }
+    /* First the arguments' own types, each guided by its parameter, and
+     * the place parameters they determine; then the fit of each. */
+    Type *got[args->len + 1];
+    bool saw_error = false;
+    for (size_t i = 0; i < args->len; i++) {
+        Param *p = f->params.items[i];
+        got[i] = ty_error;
+        if (!args->items[i] || !p)
+            continue;
+        Type *want = tc_subst_type(s, tc_param_type(p));
+        got[i] = tc_value(c, args->items[i], want);
+        saw_error |= got[i]->kind == TY_ERROR;
+        infer_places(f, tc_param_type(p), got[i], s);
+    }
+    for (size_t i = 0; i < f->place_params.len; i++) {
+        Place *pp = tc_place_func_param(f, (int)i);
+        if (tc_subst_lookup(s, pp))
+            continue;
+        if (!saw_error) {
+            diag_error(call_loc, DIAG_E0301, "cannot infer place parameter '%s' of %s "
+                       "from the arguments", pp->name, what);
+            diag_note(f->place_params.items[i].loc, "'%s' declared here", pp->name);
+        }
+        tc_subst_add(s, pp, tc_place_unknown());
     }
     for (size_t i = 0; i < args->len; i++) {
         Param *p = f->params.items[i];
         if (!args->items[i] || !p)
             continue;
-        if (!tc_expect(c, args->items[i], tc_param_type(p)))
-            diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+        Type *want = tc_subst_type(s, tc_param_type(p));
+        if (ty_assignable(got[i], want))
+            continue;
+        tc_report_mismatch(c, args->items[i], got[i], want);
+        diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+        if (ty_same_shape(got[i], want))
+            explain_param_place(f, p, want, got[i]);
     }
 }
 
@@ -218,12 +302,16 @@ static void suggest_callable(Checker *c, const char *name)
     tc_suggest(name, &cands);
 }
 
+/* f(args) or a bare method call m(args) on this: the callee's `here` is
+ * the caller's, and a method's class parameters are this's own. */
 static Type *call_func(Checker *c, Expr *e, FuncDecl *f, Resolution res, const char *what)
 {
     e->u.call.res = res;
     e->u.call.func = f;
-    tc_check_args(c, f, &e->u.call.args, e->loc, what);
-    return f->result_type ? f->result_type : ty_error;
+    Subst *s = tc_subst_receiver(res == RES_METHOD ? tc_this_type(c->cls) : NULL, tc_here(c));
+    e->u.call.subst = s;
+    tc_check_args(c, f, &e->u.call.args, e->loc, what, s);
+    return f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
 }
 
 // expr = name "(" args ")"
@@ -375,16 +463,20 @@ Type *tc_method_call(Checker *c, Expr *e)
     if (!f)
         return ty_error;
     e->u.method_call.func = f;
+    /* read from the receiver's point of view, with the caller's here */
+    Subst *s = tc_subst_receiver(t, tc_here(c));
+    e->u.method_call.subst = s;
     if (tc_foreign_actor(e->u.method_call.object, t)) {
         const char *recv = tc_snippet(e->u.method_call.object->loc);
         diag_error(e->loc, DIAG_E0303, "cannot call '%s' on actor '%s' synchronously; "
                    "use '%s!%s(...)'", m.text, ty_name(t), recv ? recv : "...", m.text);
         diag_note(LOC_NONE, "only the actor's own code may call its methods directly");
-        tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
+        tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text),
+                      tc_subst_receiver(t, ty_home(t)));
         return ty_error;
     }
-    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
-    return f->result_type ? f->result_type : ty_error;
+    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    return f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
 }
 
 // expr = expr "!" name "(" args ")"
@@ -415,8 +507,11 @@ Type *tc_send(Checker *c, Expr *e)
     if (!f)
         return ty_error;
     e->u.method_call.func = f;
-    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text));
-    Type *r = f->result_type ? f->result_type : ty_error;
+    /* read from the receiver's point of view: its here is its home */
+    Subst *s = tc_subst_receiver(t, ty_home(t));
+    e->u.method_call.subst = s;
+    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    Type *r = f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
     return r->kind == TY_ERROR ? ty_error : ty_fut(r);
 }
 
@@ -426,6 +521,13 @@ Type *tc_new(Checker *c, Expr *e)
     ExprVec *args = &e->u.new_obj.args;
     TypeExpr *te = e->u.new_obj.class_type;
     e->u.new_obj.cls = NULL;
+    /* node(e) with a computed e (only here, LANGUAGE.md §5): an int, and the
+     * type says `?` in its position */
+    for (size_t i = 0; i < te->places.len; i++) {
+        PlaceExpr *pe = te->places.items[i];
+        if (pe->kind == PLACE_NODE && pe->node_expr)
+            tc_expect(c, pe->node_expr, ty_int);
+    }
     Type *t = tc_resolve_type(c, te, true);
     if (t->kind == TY_ERROR) {
         check_args_alone(c, args);
@@ -436,11 +538,24 @@ Type *tc_new(Checker *c, Expr *e)
         check_args_alone(c, args);
         return ty_error;
     }
+    for (size_t i = 0; i < te->places.len && i < t->nplaces; i++) {
+        PlaceExpr *pe = te->places.items[i];
+        if (pe->kind == PLACE_NODE && pe->node_expr)
+            t->places[i] = tc_place_unknown();
+        else if (i == 0 && pe->kind == PLACE_UNKNOWN)
+            diag_error(pe->loc, DIAG_E0301, "cannot allocate at '?': name the place the "
+                       "new %s lives at", t->cls->is_active ? "actor" : "object");
+    }
     ClassDecl *k = t->cls;
     e->u.new_obj.cls = k;
+    /* init reads its signature from the new object's point of view; a
+     * passive init runs as part of `new`, on the creator's node, an
+     * actor's as its first message, at its home */
+    Subst *s = tc_subst_receiver(t, k->is_active ? ty_home(t) : tc_here(c));
+    e->u.new_obj.subst = s;
     if (k->init) {
         tc_check_args(c, k->init, args, e->loc,
-                      arena_printf("'init' of class '%s'", k->name.text));
+                      arena_printf("'init' of class '%s'", k->name.text), s);
     } else if (args->len > 0) {
         diag_error(e->loc, DIAG_E0201, "wrong number of arguments to 'new %s': "
                    "expected 0, found %zu", k->name.text, args->len);

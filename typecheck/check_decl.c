@@ -22,7 +22,7 @@
  * may use an actor (only by sending it messages): that is checked at the
  * uses, in check_expr.c and check_call.c.
  *
- * Features of later versions (places, effects, layouts, pools) are
+ * Features of later versions (effects, layouts, pools) are
  * refused here with one E0900 per construct; the rest of the declaration
  * is still checked so that its other mistakes are reported.
  */
@@ -97,12 +97,50 @@ static void collect(Checker *c)
 
 /* ---- pass 2 (silent) and 3 (reporting): signatures ---------------------- */
 
+/* Place parameter lists: no name twice, and a method's own may not hide
+ * its class's (E0102). */
+static void check_place_params(const NameVec *names, const ClassDecl *outer,
+                               const char *what)
+{
+    for (size_t i = 0; i < names->len; i++) {
+        Name n = names->items[i];
+        for (size_t j = 0; j < i; j++)
+            if (names->items[j].text == n.text) {
+                diag_error(n.loc, DIAG_E0102, "duplicate %s '%s'", what, n.text);
+                diag_note(names->items[j].loc, "previous definition here");
+                break;
+            }
+        if (!outer)
+            continue;
+        for (size_t j = 0; j < outer->place_params.len; j++)
+            if (outer->place_params.items[j].text == n.text) {
+                diag_error(n.loc, DIAG_E0102, "place parameter '%s' hides a place "
+                           "parameter of class '%s'", n.text, outer->name.text);
+                diag_note(outer->place_params.items[j].loc, "declared here");
+                break;
+            }
+    }
+}
+
+/* Starts a walk of a function, a method or a class member: the context
+ * that names, places and `here` are resolved in. */
+static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
+{
+    c->cls = cls;
+    c->func = f;
+    c->result = f ? f->result_type : ty_error;
+    c->nlocals = 0;
+    c->loop_depth = 0;
+    c->bindings.len = 0;
+    c->marks.len = 0;
+}
+
+
 // signature = "def" name [ "<" places ">" ] "(" params ")" [ ":" type ] [ effects ]
 static void resolve_signature(Checker *c, FuncDecl *f, bool report)
 {
-    if (report && f->place_params.len > 0)
-        diag_error(f->place_params.items[0].loc, DIAG_E0900,
-                   "place parameters are not supported yet");
+    if (report)
+        check_place_params(&f->place_params, f->owner, "place parameter");
     for (size_t i = 0; i < f->params.len; i++) {
         Param *p = f->params.items[i];
         if (!p)
@@ -130,9 +168,12 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
                    "effect declarations are not supported yet");
 }
 
-static void resolve_field(Checker *c, FieldDecl *fd, bool report)
+static void resolve_field(Checker *c, ClassDecl *k, FieldDecl *fd, bool report)
 {
+    reset_walk(c, k, NULL);
+    c->in_field_type = true;
     Type *t = tc_resolve_type(c, fd->type, report);
+    c->in_field_type = false;
     if (t->kind == TY_UNIT) {
         if (report)
             diag_error(fd->type->loc, DIAG_E0200,
@@ -149,43 +190,36 @@ static void resolve_signatures(Checker *c)
         if (!d)
             continue;
         if (d->kind == DECL_FUNC && d->u.func) {
+            reset_walk(c, NULL, d->u.func);
             resolve_signature(c, d->u.func, false);
         } else if (d->kind == DECL_CLASS && d->u.cls) {
             ClassDecl *k = d->u.cls;
             for (size_t j = 0; j < k->fields.len; j++)
                 if (k->fields.items[j])
-                    resolve_field(c, k->fields.items[j], false);
+                    resolve_field(c, k, k->fields.items[j], false);
             k->init = NULL;
             for (size_t j = 0; j < k->methods.len; j++) {
                 FuncDecl *m = k->methods.items[j];
                 if (!m)
                     continue;
+                reset_walk(c, k, m);
                 resolve_signature(c, m, false);
                 if (m->name.text == c->s_init && !k->init)
                     k->init = m;
             }
         }
     }
+    reset_walk(c, NULL, NULL);
 }
 
 /* ---- pass 3: bodies ------------------------------------------------------ */
 
-static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
-{
-    c->cls = cls;
-    c->func = f;
-    c->result = f ? f->result_type : ty_error;
-    c->nlocals = 0;
-    c->loop_depth = 0;
-    c->bindings.len = 0;
-    c->marks.len = 0;
-}
-
 // function = signature block
 static void check_function(Checker *c, FuncDecl *f, ClassDecl *cls)
 {
-    resolve_signature(c, f, true);
     reset_walk(c, cls, f);
+    resolve_signature(c, f, true);
+    c->result = f->result_type;
     tc_scope_push(c);       /* parameters and the body's statements share it */
     for (size_t i = 0; i < f->params.len; i++) {
         Param *p = f->params.items[i];
@@ -271,9 +305,7 @@ static void check_class(Checker *c, ClassDecl *k)
                    k->name.text);
     else
         report_duplicate_top(c, k->name.text, k->name.loc, k);
-    if (k->has_place_params)
-        diag_error(k->place_params.len ? k->place_params.items[0].loc : k->name.loc,
-                   DIAG_E0900, "class place parameters are not supported yet");
+    check_place_params(&k->place_params, NULL, "place parameter");
     check_members(k);
 
     // field = ( "var" | "val" ) name ":" type [ "=" expr ]
@@ -281,7 +313,7 @@ static void check_class(Checker *c, ClassDecl *k)
         FieldDecl *f = k->fields.items[i];
         if (!f)
             continue;
-        resolve_field(c, f, true);
+        resolve_field(c, k, f, true);
         if (f->init) {
             reset_walk(c, k, NULL);
             tc_expect(c, f->init, f->field_type);
@@ -362,6 +394,8 @@ static void init_names(Checker *c)
     c->s_length = intern_cstr("length");
     c->s_init = intern_cstr("init");
     c->s_main = intern_cstr("main");
+    c->s_home = intern_cstr("home");
+    c->s_here = intern_cstr("here");
     for (int i = 0; i < BI_COUNT; i++)
         c->builtin_names[i] = intern_cstr(tc_builtin_names[i]);
 }
@@ -376,6 +410,8 @@ bool tc_check_program(Program *program)
     c.program = program;
     init_names(&c);
     collect(&c);
+    TopEntry *main_entry = tc_top(&c, c.s_main);
+    c.main_func = main_entry ? main_entry->func : NULL;
     resolve_signatures(&c);
     for (size_t i = 0; i < program->decls.len; i++)
         if (program->decls.items[i])

@@ -56,6 +56,39 @@ Type *tc_value(Checker *c, Expr *e, Type *expected)
     return t;
 }
 
+/* Where the place of e's type comes from, when that is worth saying: a
+ * local's declaration, or the default place of an allocation. */
+static void explain_found_place(Checker *c, const Expr *e, const Type *got)
+{
+    if (e->kind == EX_NAME && e->u.name.res == RES_LOCAL && e->u.name.sym) {
+        const Sym *s = e->u.name.sym;
+        diag_note(s->loc, "'%s' is a '%s', declared here", s->name, ty_show(s->type));
+    } else if (e->kind == EX_NAME && e->u.name.res == RES_FIELD && e->u.name.field) {
+        const FieldDecl *f = e->u.name.field;
+        diag_note(f->name.loc, "field '%s' is a '%s'", f->name.text, ty_show(got));
+    } else if ((e->kind == EX_NEW && !e->u.new_obj.class_type->has_places) ||
+               e->kind == EX_NEW_ARRAY || e->kind == EX_ARRAY_LIT) {
+        diag_note(e->loc, "an allocation that names no place is at the default place "
+                  "of this code, '%s'", tc_place_name(tc_default_place(c)));
+    }
+}
+
+void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
+{
+    if (ty_same_shape(got, want)) {
+        diag_error(e->loc, DIAG_E0300, "place mismatch: expected '%s', found '%s'",
+                   ty_show(want), ty_show(got));
+        explain_found_place(c, e, got);
+        return;
+    }
+    diag_error(e->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
+               ty_name(want), ty_name(got));
+    if ((got->kind == TY_INT && want->kind == TY_FLOAT) ||
+        (got->kind == TY_FLOAT && want->kind == TY_INT))
+        diag_note(LOC_NONE, "numbers are not converted implicitly: use %s(...)",
+                  ty_name(want));
+}
+
 bool tc_expect(Checker *c, Expr *e, Type *want)
 {
     if (!e)
@@ -63,12 +96,7 @@ bool tc_expect(Checker *c, Expr *e, Type *want)
     Type *t = tc_value(c, e, want);
     if (ty_assignable(t, want))
         return true;
-    diag_error(e->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
-               ty_name(want), ty_name(t));
-    if ((t->kind == TY_INT && want->kind == TY_FLOAT) ||
-        (t->kind == TY_FLOAT && want->kind == TY_INT))
-        diag_note(LOC_NONE, "numbers are not converted implicitly: use %s(...)",
-                  ty_name(want));
+    tc_report_mismatch(c, e, t, want);
     return false;
 }
 
@@ -176,8 +204,9 @@ Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc)
     case BIN_EQ:
     case BIN_NE:
         /* Numbers, bools and strings compare by value; references (objects,
-         * arrays, futures) by identity; null against any reference. */
-        if (ty_equal(l, r) && l->kind != TY_UNIT && l->kind != TY_POOL)
+         * arrays, futures) by identity, wherever they live; null against
+         * any reference. */
+        if (ty_same_shape(l, r) && l->kind != TY_UNIT && l->kind != TY_POOL)
             return ty_bool;
         if ((l->kind == TY_NULL && ty_is_reference(r)) ||
             (r->kind == TY_NULL && ty_is_reference(l)))
@@ -267,7 +296,10 @@ static Type *check_field(Checker *c, Expr *e)
         if (f) {
             e->u.field.res = RES_FIELD;
             e->u.field.decl = f;
-            return f->field_type ? f->field_type : ty_error;
+            if (!f->field_type)
+                return ty_error;
+            /* the field's type is written from the object's point of view */
+            return tc_subst_type(tc_subst_receiver(t, NULL), f->field_type);
         }
         FuncDecl *m = tc_find_method(t->cls, n);
         if (m) {
@@ -339,7 +371,9 @@ static Type *check_array_lit(Checker *c, Expr *e, Type *expected)
         expected->elem->kind != TY_ERROR) {
         for (size_t i = 0; i < el->len; i++)
             tc_expect(c, el->items[i], expected->elem);
-        return expected;
+        /* the context gives the elements' type; the literal itself is
+         * allocated at the default place (LANGUAGE.md §5) */
+        return ty_array(expected->elem, tc_default_place(c));
     }
     if (expected && expected->kind == TY_ERROR) {
         /* The context's type was already reported: check the elements
@@ -368,8 +402,7 @@ static Type *check_array_lit(Checker *c, Expr *e, Type *expected)
         } else if (!elem) {
             elem = t;
         } else if (!ty_equal(t, elem)) {
-            diag_error(x->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
-                       ty_name(elem), ty_name(t));
+            tc_report_mismatch(c, x, t, elem);
             diag_note(LOC_NONE, "the elements of an array literal must all have one type");
         }
     }
@@ -387,7 +420,7 @@ static Type *check_array_lit(Checker *c, Expr *e, Type *expected)
                            ty_name(elem));
         }
     }
-    return ty_array(elem);
+    return ty_array(elem, tc_default_place(c));
 }
 
 // expr = "new" "[" type "]" "(" expr ")"
@@ -401,7 +434,7 @@ static Type *check_new_array(Checker *c, Expr *e)
     }
     if (e->u.new_array.length)
         tc_expect(c, e->u.new_array.length, ty_int);
-    return elem->kind == TY_ERROR ? ty_error : ty_array(elem);
+    return elem->kind == TY_ERROR ? ty_error : ty_array(elem, tc_default_place(c));
 }
 
 /* ---- the dispatcher ------------------------------------------------------------ */
@@ -435,13 +468,14 @@ Type *tc_expr(Checker *c, Expr *e, Type *expected)
     case EX_THIS:
         // expr = "this"
         if (c->cls)
-            t = ty_class(c->cls);
+            t = tc_this_type(c->cls);
         else
             diag_error(e->loc, DIAG_E0206, "'this' used outside a class");
         break;
     case EX_HERE:
-        // expr = "here"   (refused)
-        diag_error(e->loc, DIAG_E0900, "'here' is a place; places are not supported yet");
+        // expr = "here"   (a place, not a value)
+        diag_error(e->loc, DIAG_E0206, "'here' is a place, not a value");
+        diag_note(LOC_NONE, "node_id() gives the number of the node the code runs on");
         break;
     case EX_NAME:
         t = tc_name(c, e, false);

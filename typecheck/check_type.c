@@ -9,11 +9,14 @@
  * still says when it was handled), and futures nest (`Fut<Fut<int>>`).
  * Like classes and arrays it is a reference type: it may be null.
  *
- * This version still refuses, with E0900, the types that involve places
- * and pools: place arguments (`C<p>`, `[T]<p>`) and pool parameters
- * (`pool C`).  The refused type still resolves to its best meaning (the
- * class type, the pool type), so the code that uses it is checked without
- * a cascade of follow-up errors.
+ * Places (LANGUAGE.md §5).  A class type carries one place per place
+ * parameter of its class, an array type one place.  Written without places
+ * they mean the default place (tc_default_place): inside a class body the
+ * class's home, in a top-level function `here`, in `main` node(0).  Place
+ * terms are resolved here too (tc_resolve_place): `here` as normalised in
+ * places.h, the place parameters in scope (the method's or function's
+ * own, then the class's, or `home` for a class that declares none),
+ * node(k) and `?`.  Pool types (`pool C`) are still refused with E0900.
  *
  * Resolution runs twice for declarations (check.h, tc_resolve_type):
  * silently first, so every signature is known before any body is checked,
@@ -21,6 +24,99 @@
  */
 #include "check.h"
 #include "../support/diag.h"
+
+/* ---- places ---------------------------------------------------------------- */
+
+Place *tc_here(const Checker *c)
+{
+    if (c->cls && c->cls->is_active)
+        return tc_place_class_param(c->cls, 0);
+    if (c->func && !c->func->owner && c->func == c->main_func)
+        return tc_place_node(0);
+    return tc_place_here();
+}
+
+Place *tc_default_place(const Checker *c)
+{
+    return c->cls ? tc_place_class_param(c->cls, 0) : tc_here(c);
+}
+
+/* A place parameter named `name` in scope, or NULL. */
+static Place *place_param(const Checker *c, const char *name)
+{
+    if (c->func)
+        for (size_t i = 0; i < c->func->place_params.len; i++)
+            if (c->func->place_params.items[i].text == name)
+                return tc_place_func_param(c->func, (int)i);
+    if (c->cls) {
+        for (size_t i = 0; i < c->cls->place_params.len; i++)
+            if (c->cls->place_params.items[i].text == name)
+                return tc_place_class_param(c->cls, (int)i);
+        if (!c->cls->has_place_params && name == c->s_home)
+            return tc_place_class_param(c->cls, 0);
+    }
+    return NULL;
+}
+
+static void suggest_place(const Checker *c, const char *name)
+{
+    NameList cands = {0};
+    if (c->func)
+        for (size_t i = 0; i < c->func->place_params.len; i++)
+            VEC_PUSH(cands, c->func->place_params.items[i].text);
+    if (c->cls) {
+        for (size_t i = 0; i < c->cls->place_params.len; i++)
+            VEC_PUSH(cands, c->cls->place_params.items[i].text);
+        if (!c->cls->has_place_params)
+            VEC_PUSH(cands, c->s_home);
+    }
+    VEC_PUSH(cands, c->s_here);
+    tc_suggest(name, &cands);
+}
+
+// place = "here" | name | "node" "(" int ")" | "?"
+Place *tc_resolve_place(Checker *c, PlaceExpr *pe, bool report)
+{
+    switch (pe->kind) {
+    case PLACE_HERE:
+        if (c->in_field_type && c->cls && !c->cls->is_active) {
+            if (report) {
+                diag_error(pe->loc, DIAG_E0301, "'here' has no meaning in a field of a "
+                           "passive class");
+                diag_note(LOC_NONE, "a passive object has no node of its own code; write "
+                          "the class's home ('%s') or another place parameter",
+                          tc_place_name(tc_place_class_param(c->cls, 0)));
+            }
+            return tc_place_class_param(c->cls, 0);
+        }
+        return tc_here(c);
+    case PLACE_NAME: {
+        Place *p = place_param(c, pe->name);
+        if (p)
+            return p;
+        if (report) {
+            TopEntry *top = tc_top(c, pe->name);
+            if (top && top->pool) {
+                diag_error(pe->loc, DIAG_E0900, "pools are not supported yet");
+            } else {
+                diag_error(pe->loc, DIAG_E0301, "unknown place '%s'", pe->name);
+                if (c->cls && c->cls->has_place_params && pe->name == c->s_home)
+                    diag_note(c->cls->name.loc, "'home' names the implicit place of a class "
+                              "without place parameters; '%s' declares its own",
+                              c->cls->name.text);
+                else
+                    suggest_place(c, pe->name);
+            }
+        }
+        return tc_place_unknown();
+    }
+    case PLACE_NODE:
+        return tc_place_node(pe->node);
+    case PLACE_UNKNOWN:
+        return tc_place_unknown();
+    }
+    return tc_place_unknown();
+}
 
 /* type = name [ "<" places ">" ]   (a built-in type or a class) */
 static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
@@ -63,9 +159,37 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
         }
         return ty_error;
     }
-    if (te->has_places && report)
-        diag_error(te->loc, DIAG_E0900, "place arguments are not supported yet");
-    return ty_class(top->cls);
+    return ty_class_at(c, top->cls, te, report);
+}
+
+/* The class type cls<places written in te>, or at the default place when
+ * none are written. */
+Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
+{
+    uint32_t n = (uint32_t)tc_class_nplaces(cls);
+    Place **ps = arena_alloc(n * sizeof *ps);
+    if (!te->has_places) {
+        if (n > 1 && report) {
+            diag_error(te->loc, DIAG_E0301, "class '%s' takes %u place arguments; write "
+                       "'%s<%s, ...>'", cls->name.text, n, cls->name.text,
+                       cls->place_params.items[0].text);
+            diag_note(cls->name.loc, "'%s' declared here", cls->name.text);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            ps[i] = i == 0 ? tc_default_place(c) : tc_place_unknown();
+        return ty_class(cls, ps, n);
+    }
+    if (te->places.len != n && report) {
+        diag_error(te->loc, DIAG_E0301, "wrong number of place arguments for '%s': "
+                   "expected %u, found %zu", cls->name.text, n, te->places.len);
+        diag_note(cls->name.loc, "'%s' declared here", cls->name.text);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ps[i] = i < te->places.len ? tc_resolve_place(c, te->places.items[i], report)
+                                   : tc_place_unknown();
+    for (size_t i = n; i < te->places.len; i++)    /* report their own mistakes */
+        tc_resolve_place(c, te->places.items[i], report);
+    return ty_class(cls, ps, n);
 }
 
 Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
@@ -84,8 +208,8 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
     case TE_ARRAY: {
         // type = "[" type "]" [ "<" place ">" ]
         Type *elem = tc_resolve_type(c, te->elem, report);
-        if (te->places.len > 0 && report)
-            diag_error(te->loc, DIAG_E0900, "place arguments are not supported yet");
+        Place *at = te->places.len > 0 ? tc_resolve_place(c, te->places.items[0], report)
+                                       : tc_default_place(c);
         if (elem->kind == TY_UNIT) {
             if (report)
                 diag_error(te->elem->loc, DIAG_E0200,
@@ -94,7 +218,7 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
         } else if (elem->kind == TY_ERROR) {
             t = ty_error;
         } else {
-            t = ty_array(elem);
+            t = ty_array(elem, at);
         }
         break;
     }
@@ -129,4 +253,13 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
     }
     te->resolved = t;
     return t;
+}
+
+Type *tc_this_type(ClassDecl *cls)
+{
+    uint32_t n = (uint32_t)tc_class_nplaces(cls);
+    Place **ps = arena_alloc(n * sizeof *ps);
+    for (uint32_t i = 0; i < n; i++)
+        ps[i] = tc_place_class_param(cls, (int)i);
+    return ty_class(cls, ps, n);
 }

@@ -5,25 +5,26 @@
  * Composite types (classes, arrays, futures, pools) are allocated in the
  * arena on demand and compared structurally by ty_equal: they are small,
  * and not interning them keeps this module free of tables.  Class types
- * are equal when they name the same ClassDecl (nominal typing).
+ * are equal when they name the same ClassDecl (nominal typing) at the same
+ * places; places are interned (places.c), so they compare by pointer.
  *
- * Assignability is equality plus two widenings: `null` into any reference
- * type, and the error type into or from anything (an already reported
- * mistake must not be reported again).  There is no implicit numeric
- * conversion (LANGUAGE.md §2).  Places are not represented yet: the
- * sequential core refuses every construct that would carry one.
+ * Assignability is equality plus three widenings: `null` into any
+ * reference type, the error type into or from anything (an already
+ * reported mistake must not be reported again), and a place known to be a
+ * node into `?` (LANGUAGE.md §5: `C<here>` is a `C<?>`, never the other way
+ * round).  There is no implicit numeric conversion (LANGUAGE.md §2).
  */
 #include <string.h>
 #include "types.h"
 #include "../support/arena.h"
 
-static Type error_obj = {TY_ERROR, NULL, NULL};
-static Type unit_obj = {TY_UNIT, NULL, NULL};
-static Type int_obj = {TY_INT, NULL, NULL};
-static Type float_obj = {TY_FLOAT, NULL, NULL};
-static Type bool_obj = {TY_BOOL, NULL, NULL};
-static Type string_obj = {TY_STRING, NULL, NULL};
-static Type null_obj = {TY_NULL, NULL, NULL};
+static Type error_obj = {.kind = TY_ERROR};
+static Type unit_obj = {.kind = TY_UNIT};
+static Type int_obj = {.kind = TY_INT};
+static Type float_obj = {.kind = TY_FLOAT};
+static Type bool_obj = {.kind = TY_BOOL};
+static Type string_obj = {.kind = TY_STRING};
+static Type null_obj = {.kind = TY_NULL};
 
 Type *const ty_error = &error_obj;
 Type *const ty_unit = &unit_obj;
@@ -48,28 +49,59 @@ static Type *make(TypeKind kind, ClassDecl *cls, Type *elem)
     return t;
 }
 
-Type *ty_class(ClassDecl *cls) { return make(TY_CLASS, cls, NULL); }
-Type *ty_array(Type *elem) { return make(TY_ARRAY, NULL, elem); }
+Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces)
+{
+    Type *t = make(TY_CLASS, cls, NULL);
+    t->places = places;
+    t->nplaces = nplaces;
+    return t;
+}
+
+Type *ty_array(Type *elem, Place *place)
+{
+    Type *t = make(TY_ARRAY, NULL, elem);
+    t->places = arena_alloc(sizeof *t->places);
+    t->places[0] = place;
+    t->nplaces = 1;
+    return t;
+}
+
+Place *ty_home(const Type *t)
+{
+    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY) && t->nplaces ? t->places[0]
+                                                                           : NULL;
+}
 Type *ty_fut(Type *elem) { return make(TY_FUT, NULL, elem); }
 Type *ty_pool(ClassDecl *cls) { return make(TY_POOL, cls, NULL); }
 
-bool ty_equal(const Type *a, const Type *b)
+/* `places`: compare places too (ty_equal) or not (ty_same_shape). */
+static bool same(const Type *a, const Type *b, bool places)
 {
     if (a == b)
         return true;
     if (!a || !b || a->kind != b->kind)
         return false;
+    if (places && a->nplaces == b->nplaces) {
+        for (uint32_t i = 0; i < a->nplaces; i++)
+            if (a->places[i] != b->places[i])
+                return false;
+    } else if (places) {
+        return false;
+    }
     switch (a->kind) {
     case TY_CLASS:
     case TY_POOL:
         return a->cls == b->cls;
     case TY_ARRAY:
     case TY_FUT:
-        return ty_equal(a->elem, b->elem);
+        return same(a->elem, b->elem, places);
     default:
         return true;    /* the simple kinds carry nothing else */
     }
 }
+
+bool ty_equal(const Type *a, const Type *b) { return same(a, b, true); }
+bool ty_same_shape(const Type *a, const Type *b) { return same(a, b, false); }
 
 bool ty_is_reference(const Type *t)
 {
@@ -82,10 +114,37 @@ bool ty_assignable(const Type *from, const Type *to)
         return true;
     if (ty_equal(from, to))
         return true;
-    return from->kind == TY_NULL && ty_is_reference(to);
+    if (from->kind == TY_NULL)
+        return ty_is_reference(to);
+    if ((from->kind != TY_CLASS && from->kind != TY_ARRAY) || from->kind != to->kind ||
+        from->cls != to->cls || from->nplaces != to->nplaces)
+        return false;
+    if (from->kind == TY_ARRAY && !ty_equal(from->elem, to->elem))
+        return false;
+    for (uint32_t i = 0; i < from->nplaces; i++) {
+        Place *p = from->places[i], *q = to->places[i];
+        if (p != q && !(q == tc_place_unknown() && tc_place_is_node(p)))
+            return false;
+    }
+    return true;
 }
 
-const char *ty_name(const Type *t)
+static const char *name(const Type *t, bool places);
+
+static const char *place_list(const Type *t, bool places)
+{
+    if (!places || t->nplaces == 0)
+        return "";
+    const char *s = "<";
+    for (uint32_t i = 0; i < t->nplaces; i++)
+        s = arena_printf("%s%s%s", s, i ? ", " : "", tc_place_name(t->places[i]));
+    return arena_printf("%s>", s);
+}
+
+const char *ty_name(const Type *t) { return name(t, false); }
+const char *ty_show(const Type *t) { return name(t, true); }
+
+static const char *name(const Type *t, bool places)
 {
     if (!t)
         return "<error>";
@@ -97,9 +156,12 @@ const char *ty_name(const Type *t)
     case TY_BOOL:   return "bool";
     case TY_STRING: return "string";
     case TY_NULL:   return "null";
-    case TY_CLASS:  return t->cls && t->cls->name.text ? t->cls->name.text : "<class>";
-    case TY_ARRAY:  return arena_printf("[%s]", ty_name(t->elem));
-    case TY_FUT:    return arena_printf("Fut<%s>", ty_name(t->elem));
+    case TY_CLASS:
+        return arena_printf("%s%s", t->cls && t->cls->name.text ? t->cls->name.text : "<class>",
+                            place_list(t, places));
+    case TY_ARRAY:
+        return arena_printf("[%s]%s", name(t->elem, places), place_list(t, places));
+    case TY_FUT:    return arena_printf("Fut<%s>", name(t->elem, places));
     case TY_POOL:
         return arena_printf("pool %s",
                             t->cls && t->cls->name.text ? t->cls->name.text : "<class>");

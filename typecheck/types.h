@@ -11,14 +11,18 @@
  * its Syms 0..nlocals-1 (`slot`); code generation gives each slot one
  * stack cell.
  *
- * Places (LANGUAGE.md §5) are carried on class and array types for the
- * topology checks of later features; the sequential core leaves them NULL.
+ * Places (LANGUAGE.md §5, places.h) are part of class and array types: a
+ * class type carries one place per place parameter of its class (its home
+ * first), an array type the one place the array lives at.  ty_equal
+ * compares them; ty_same_shape ignores them, which is how the checker
+ * tells a place mismatch (E0300) from a type mismatch (E0200).
  */
 #ifndef MOSAIC_TYPES_H
 #define MOSAIC_TYPES_H
 
 #include <stdbool.h>
 #include "../parser/ast.h"
+#include "places.h"
 
 typedef enum TypeKind {
     TY_ERROR,   /* already reported; accepted everywhere silently */
@@ -38,24 +42,36 @@ struct Type {
     TypeKind kind;
     ClassDecl *cls;     /* TY_CLASS, TY_POOL */
     Type *elem;         /* TY_ARRAY, TY_FUT */
+    Place **places;     /* TY_CLASS: one per place parameter of cls (home
+                           first); TY_ARRAY: places[0], where it lives */
+    uint32_t nplaces;
 };
 
 extern Type *const ty_error, *const ty_unit, *const ty_int, *const ty_float,
     *const ty_bool, *const ty_string, *const ty_null;
-Type *ty_class(ClassDecl *cls);
-Type *ty_array(Type *elem);
+Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces);
+Type *ty_array(Type *elem, Place *place);
 Type *ty_fut(Type *elem);
 Type *ty_pool(ClassDecl *cls);
 
-/* Same type (structurally). */
+/* Same type (structurally, places included). */
 bool ty_equal(const Type *a, const Type *b);
-/* Can a value of type `from` be stored where `to` is expected?
- * (equal, null into a reference type, error into anything). */
+/* Same type once places are ignored. */
+bool ty_same_shape(const Type *a, const Type *b);
+/* Can a value of type `from` be stored where `to` is expected?  Equal,
+ * null into a reference type, error into anything, and a class or array
+ * type into the same type with `?` where it has a place known to be a node
+ * (LANGUAGE.md §5; element types stay invariant). */
 bool ty_assignable(const Type *from, const Type *to);
+/* The home of a class type or the place of an array type; NULL otherwise. */
+Place *ty_home(const Type *t);
 /* A reference type (may hold null): class, array, future. */
 bool ty_is_reference(const Type *t);
-/* The type as written in messages: "int", "[string]", "Counter", "Fut<int>". */
+/* The type as written in messages, without places: "int", "[string]",
+ * "Counter", "Fut<int>". */
 const char *ty_name(const Type *t);
+/* The type with its places: "Counter<node(1)>", "[int]<n>", "Fut<A<?>>". */
+const char *ty_show(const Type *t);
 
 typedef enum SymKind {
     SYM_LET,        /* let x = e (immutable) */

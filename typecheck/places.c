@@ -1,0 +1,164 @@
+/* places.c — interned places, their names, and substitution.
+ *
+ * Interning: `here` and `?` are one static object each; node(k) places
+ * are kept in a short list (a program names few distinct nodes); the
+ * parameters of each class and function are made together, on first use,
+ * and found again through a pointer-keyed map from the declaration.  The
+ * tables live for the whole compilation, like the arena they come from.
+ *
+ * Substitution maps places through a short association list: a signature
+ * mentions a handful of places, so a linear search beats any table.
+ * tc_subst_type rebuilds only the parts of a type that change.
+ */
+#include "places.h"
+#include "check.h"
+#include "types.h"
+#include "../support/arena.h"
+
+static Place here_place = {.tag = PL_HERE, .name = "here"};
+static Place unknown_place = {.tag = PL_UNKNOWN, .name = "?"};
+static VEC(Place *) node_places;
+static NameMap param_places;    /* ClassDecl * or FuncDecl * -> Place *[] */
+
+Place *tc_place_here(void) { return &here_place; }
+Place *tc_place_unknown(void) { return &unknown_place; }
+
+Place *tc_place_node(int64_t k)
+{
+    for (size_t i = 0; i < node_places.len; i++)
+        if (node_places.items[i]->node == k)
+            return node_places.items[i];
+    Place *p = ARENA_NEW(Place);
+    p->tag = PL_NODE;
+    p->node = k;
+    p->name = arena_printf("node(%lld)", (long long)k);
+    VEC_PUSH(node_places, p);
+    return p;
+}
+
+int tc_class_nplaces(const ClassDecl *cls)
+{
+    return cls->place_params.len ? (int)cls->place_params.len : 1;
+}
+
+static Place **make_params(const NameVec *names, size_t n, ClassDecl *cls, FuncDecl *f)
+{
+    Place **ps = arena_alloc((n ? n : 1) * sizeof *ps);
+    for (size_t i = 0; i < n; i++) {
+        Place *p = ARENA_NEW(Place);
+        p->tag = PL_PARAM;
+        p->index = (int)i;
+        p->cls = cls;
+        p->func = f;
+        p->name = names && i < names->len ? names->items[i].text : "home";
+        ps[i] = p;
+    }
+    return ps;
+}
+
+Place *tc_place_class_param(ClassDecl *cls, int i)
+{
+    Place **ps = tc_map_get(&param_places, (const char *)cls);
+    if (!ps) {
+        ps = make_params(cls->place_params.len ? &cls->place_params : NULL,
+                         (size_t)tc_class_nplaces(cls), cls, NULL);
+        tc_map_put(&param_places, (const char *)cls, ps);
+    }
+    return ps[i];
+}
+
+Place *tc_place_func_param(FuncDecl *f, int i)
+{
+    Place **ps = tc_map_get(&param_places, (const char *)f);
+    if (!ps) {
+        ps = make_params(&f->place_params, f->place_params.len, NULL, f);
+        tc_map_put(&param_places, (const char *)f, ps);
+    }
+    return ps[i];
+}
+
+bool tc_place_is_node(const Place *p)
+{
+    switch (p->tag) {
+    case PL_HERE:
+    case PL_NODE:
+        return true;
+    case PL_PARAM:
+        return p->cls && p->cls->is_active && p->index == 0;
+    default:
+        return false;
+    }
+}
+
+const char *tc_place_name(const Place *p)
+{
+    return p && p->name ? p->name : "?";
+}
+
+/* ---- substitution --------------------------------------------------------- */
+
+void tc_subst_add(Subst *s, Place *from, Place *to)
+{
+    for (size_t i = 0; i < s->from.len; i++)
+        if (s->from.items[i] == from) {
+            s->to.items[i] = to;
+            return;
+        }
+    VEC_PUSH(s->from, from);
+    VEC_PUSH(s->to, to);
+}
+
+Place *tc_subst_lookup(const Subst *s, const Place *from)
+{
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < s->from.len; i++)
+        if (s->from.items[i] == from)
+            return s->to.items[i];
+    return NULL;
+}
+
+Place *tc_subst_place(const Subst *s, Place *p)
+{
+    Place *q = tc_subst_lookup(s, p);
+    return q ? q : p;
+}
+
+Type *tc_subst_type(const Subst *s, Type *t)
+{
+    if (!s || !t || s->from.len == 0)
+        return t;
+    switch (t->kind) {
+    case TY_CLASS: {
+        bool changed = false;
+        Place **ps = arena_alloc(t->nplaces * sizeof *ps);
+        for (uint32_t i = 0; i < t->nplaces; i++) {
+            ps[i] = tc_subst_place(s, t->places[i]);
+            changed |= ps[i] != t->places[i];
+        }
+        return changed ? ty_class(t->cls, ps, t->nplaces) : t;
+    }
+    case TY_ARRAY: {
+        Type *elem = tc_subst_type(s, t->elem);
+        Place *p = tc_subst_place(s, t->places[0]);
+        return elem == t->elem && p == t->places[0] ? t : ty_array(elem, p);
+    }
+    case TY_FUT: {
+        Type *elem = tc_subst_type(s, t->elem);
+        return elem == t->elem ? t : ty_fut(elem);
+    }
+    default:
+        return t;
+    }
+}
+
+Subst *tc_subst_receiver(const Type *receiver, Place *here_to)
+{
+    Subst *s = ARENA_NEW(Subst);
+    if (receiver && receiver->kind == TY_CLASS)
+        for (uint32_t i = 0; i < receiver->nplaces; i++)
+            tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i), receiver->places[i]);
+    if (here_to && here_to != tc_place_here())
+        tc_subst_add(s, tc_place_here(), here_to);
+    return s;
+}
