@@ -4,7 +4,8 @@
  * finds the runtime, runs the C compiler to link, runs programs and keeps
  * the temporary directory, main.c runs the pipeline (LANGUAGE.md §7):
  *
- *   read → src_add → parse_program → tc_check_program → cg_compile → link
+ *   read → src_add → parse_program → tc_check_program → eff_analyse
+ *     → cg_compile → link
  *
  * Exit statuses: 0 success, 1 the program has errors (or could not be
  * compiled or linked), 2 bad usage or unreadable input, or a file that

@@ -1,7 +1,7 @@
 /* main.c — mosaicc: the pipeline from a .mos file to what was asked for.
  *
  *   read the file → src_add → parse_program → tc_check_program
- *     → cg_compile (object, assembly or LLVM IR) → link with libmosaicrt
+ *     → eff_analyse (→ --effects: the report) → cg_compile (object, assembly or LLVM IR) → link with libmosaicrt
  *     → (--run) run it
  *
  * Each phase reports its own errors through support/diag; the driver only
@@ -31,6 +31,7 @@
 #include "support/diag.h"
 #include "parser/parser.h"
 #include "typecheck/types.h"
+#include "typecheck/effects.h"
 #include "codegen/codegen.h"
 
 /* Largest input accepted: locations are 32-bit byte offsets (diag.h). */
@@ -190,10 +191,8 @@ static int run_driver(int argc, char **argv)
     if (status == DRIVER_DONE) return EXIT_OK;
     if (status != EXIT_OK) return status;
 
-    if (o.mode == MODE_EFFECTS || o.mode == MODE_LAYOUTS || o.count_remote) {
-        fprintf(stderr, "mosaicc: %s is not supported yet\n",
-                o.mode == MODE_EFFECTS ? "--effects"
-                : o.mode == MODE_LAYOUTS ? "--layouts" : "--count-remote");
+    if (o.mode == MODE_LAYOUTS) {
+        fprintf(stderr, "mosaicc: --layouts is not supported yet\n");
         return EXIT_USAGE;
     }
 
@@ -220,12 +219,17 @@ static int run_driver(int argc, char **argv)
     }
     if (!program || diag_error_count() > 0) return EXIT_ERRORS;
     if (o.mode == MODE_DUMP_AST) return EXIT_OK;
+    /* A bad override is reported with the program's own errors, not
+     * instead of them. */
     tc_check_layout_overrides(program, (const char *const *)o.layouts, o.nlayouts);
-    if (diag_error_count() > 0) return EXIT_ERRORS;
-
     bool ok = tc_check_program(program);
+    if (ok) ok = eff_analyse(program);
     if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
     if (o.mode == MODE_CHECK) return EXIT_OK;
+    if (o.mode == MODE_EFFECTS) {
+        eff_print_report(stdout, program);
+        return EXIT_OK;
+    }
 
     return compile(&o, program);
 }

@@ -70,6 +70,7 @@ struct PlaceExpr {
     Expr *node_expr;    /* PLACE_NODE written node(e) with a non-literal e
                            (only in `new A<node(e)>`, LANGUAGE.md §5);
                            NULL when k is a literal (then `node` holds it) */
+    struct Place *resolved; /* checker: the place it denotes (places.h) */
 };
 
 /* ---- type expressions (as written; the checker turns them into Type) -- */
@@ -280,6 +281,14 @@ typedef struct Param {
     Sym *sym;               /* checker */
 } Param;
 typedef VEC(Param *) ParamVec;
+
+/* The clauses of a declared effect. */
+typedef enum EffectClause {
+    EFFECT_LOCAL,   /* local */
+    EFFECT_READS,   /* reads(p, ...) */
+    EFFECT_WRITES,  /* writes(p, ...) */
+    EFFECT_SENDS,   /* sends(p, ...) */
+} EffectClause;
 
 /* Declared effects: `local`, or any of reads(...) writes(...) sends(...). */
 typedef struct EffectDecl {

@@ -109,8 +109,8 @@ static ClassDecl *mk_class(Loc loc, bool active, Name name, NameVec *place_param
 static ClassDecl *add_member(ClassDecl *cls, ParseMember m);
 static FieldDecl *mk_field(Loc loc, bool is_var, Name name, TypeExpr *type, Expr *init);
 static Param *mk_param(Name name, TypeExpr *type);
-static EffectDecl *add_effect(ParseState *ps, EffectDecl *eff, Loc loc, int which,
-                              PlaceVec places);
+static EffectDecl *add_effect(ParseState *ps, EffectDecl *eff, Loc loc,
+                              EffectClause which, PlaceVec places);
 static LayoutSpec *mk_layout_name(Loc loc, Name name);
 static LayoutSpec *add_cluster(LayoutSpec *spec, Loc loc, NameVec fields);
 static PoolDecl *mk_pool(ParseState *ps, Loc loc, Name name, TypeExpr *type,
@@ -167,6 +167,7 @@ static Expr *check_int(Expr *e);
     PoolVec pools;
     bool flag;
     BinaryOp binop;
+    EffectClause effect_kind;
 }
 
 %token <ident> IDENT "identifier"
@@ -222,6 +223,7 @@ static Expr *check_int(Expr *e);
 %type <params> params param_list
 %type <param> param
 %type <effects> opt_effects effects
+%type <effect_kind> effect_kind
 %type <func> func
 %type <cls> members class_body class_decl
 %type <layout_decl> layout_decl
@@ -324,17 +326,19 @@ opt_result
 /* `local`, or any of reads(...) writes(...) sends(...) */
 opt_effects
     : %empty                                { $$ = NULL; }
-    | LOCAL                                 { $$ = add_effect(ps, NULL, @1, LOCAL, (PlaceVec){0}); }
+    | LOCAL                                 { $$ = add_effect(ps, NULL, @1, EFFECT_LOCAL, (PlaceVec){0}); }
     | effects
     ;
 
 effects
-    : READS LPAREN places RPAREN            { $$ = add_effect(ps, NULL, @$, READS, $3); }
-    | WRITES LPAREN places RPAREN           { $$ = add_effect(ps, NULL, @$, WRITES, $3); }
-    | SENDS LPAREN places RPAREN            { $$ = add_effect(ps, NULL, @$, SENDS, $3); }
-    | effects READS LPAREN places RPAREN    { $$ = add_effect(ps, $1, @$, READS, $4); }
-    | effects WRITES LPAREN places RPAREN   { $$ = add_effect(ps, $1, @$, WRITES, $4); }
-    | effects SENDS LPAREN places RPAREN    { $$ = add_effect(ps, $1, @$, SENDS, $4); }
+    : effect_kind LPAREN places RPAREN          { $$ = add_effect(ps, NULL, @$, $1, $3); }
+    | effects effect_kind LPAREN places RPAREN  { $$ = add_effect(ps, $1, @$, $2, $4); }
+    ;
+
+effect_kind
+    : READS                                 { $$ = EFFECT_READS; }
+    | WRITES                                { $$ = EFFECT_WRITES; }
+    | SENDS                                 { $$ = EFFECT_SENDS; }
     ;
 
 /* class bodies: members separated like statements */
@@ -647,16 +651,16 @@ static Param *mk_param(Name name, TypeExpr *type)
     return p;
 }
 
-/* `which` is the clause's keyword token: LOCAL, READS, WRITES or SENDS. */
-static EffectDecl *add_effect(ParseState *ps, EffectDecl *eff, Loc loc, int which,
-                              PlaceVec places)
+/* Adds one clause (`local`, or reads/writes/sends with its places). */
+static EffectDecl *add_effect(ParseState *ps, EffectDecl *eff, Loc loc,
+                              EffectClause which, PlaceVec places)
 {
     literal_place_vec(ps, places);
     if (!eff)
         eff = ARENA_NEW(EffectDecl);
     eff->loc = loc;
-    PlaceVec *into = which == READS ? &eff->reads : which == WRITES ? &eff->writes
-                   : which == SENDS ? &eff->sends : NULL;
+    PlaceVec *into = which == EFFECT_READS ? &eff->reads : which == EFFECT_WRITES ? &eff->writes
+                   : which == EFFECT_SENDS ? &eff->sends : NULL;
     if (!into)
         eff->is_local = true;
     else

@@ -22,7 +22,7 @@
  * may use an actor (only by sending it messages): that is checked at the
  * uses, in check_expr.c and check_call.c.
  *
- * Features of later versions (effects, layouts, pools) are
+ * Features of later versions (layouts, pools) are
  * refused here with one E0900 per construct; the rest of the declaration
  * is still checked so that its other mistakes are reported.
  */
@@ -163,9 +163,13 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
         }
         f->result_type = t;
     }
-    if (report && f->effects)
-        diag_error(f->effects->loc, DIAG_E0900,
-                   "effect declarations are not supported yet");
+    // effects = "local" | { ( "reads" | "writes" | "sends" ) "(" places ")" }
+    if (f->effects) {
+        PlaceVec *clauses[3] = {&f->effects->reads, &f->effects->writes, &f->effects->sends};
+        for (int k = 0; k < 3; k++)
+            for (size_t i = 0; i < clauses[k]->len; i++)
+                tc_resolve_place(c, clauses[k]->items[i], report);
+    }
 }
 
 static void resolve_field(Checker *c, ClassDecl *k, FieldDecl *fd, bool report)

@@ -75,7 +75,15 @@ static void suggest_place(const Checker *c, const char *name)
 }
 
 // place = "here" | name | "node" "(" int ")" | "?"
+static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report);
+
 Place *tc_resolve_place(Checker *c, PlaceExpr *pe, bool report)
+{
+    pe->resolved = resolve_place(c, pe, report);
+    return pe->resolved;
+}
+
+static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report)
 {
     switch (pe->kind) {
     case PLACE_HERE:

@@ -1,0 +1,577 @@
+/* effects.c — sites, summaries to a fixed point, E0302, the report.
+ *
+ * The pass works on "units": every function and method, plus one unit per
+ * passive class for what `new` runs besides init (its field initialisers,
+ * whose stores are writes of the new object's home, LANGUAGE.md §5).  A
+ * unit knows its `here` (the caller's node for passive code, the home of
+ * an active class, node(0) in main), its sites and its call edges.
+ *
+ * One walk over each body collects sites and edges; then summaries are
+ * recomputed from those lists alone, unit after unit, until none grows.
+ * Summaries only grow and the places they can hold are the finitely many
+ * a program names, so this ends; the lists are small, so a round costs
+ * little even on a large program.  Nothing is recomputed from the AST.
+ *
+ * What counts (LANGUAGE.md §5): field and element reads and writes, an
+ * array's `length` (a read of its place; a string's length is nothing:
+ * strings are immutable), `for x in xs` (reads of xs's place), `new C<p>`
+ * of a passive class (writes p, plus the construction unit and init read
+ * through the `new`'s substitution), `new A<p>` of an actor (sends p: its
+ * init is a message), and sends (sends to the receiver's home; the
+ * message's own effects belong to the receiver).  A site is local when its
+ * place is the unit's `here`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "effects.h"
+#include "check.h"
+#include "../support/diag.h"
+
+/* A remote place and what the code does to it; `at` keeps, per kind, the
+ * first site that contributed it (for E0302's notes). */
+typedef struct Effect {
+    Place *place;
+    unsigned kinds;
+    Loc at[3];
+} Effect;
+typedef VEC(Effect) EffSet;
+
+typedef struct Edge {
+    Loc loc;
+    FuncDecl *callee;       /* a function or method, or NULL: */
+    ClassDecl *ctor;        /* the construction unit of a passive class */
+    Subst *subst;
+} Edge;
+
+typedef struct Unit {
+    FuncDecl *func;         /* NULL for a construction unit */
+    ClassDecl *cls;         /* the enclosing class, or the class constructed */
+    Place *here;
+    VEC(EffSite *) sites;
+    VEC(Edge) calls;
+    EffSet summary;
+    bool declared;          /* func declares its effects: */
+    EffSet decl;            /* ... as an effect set (writes include reads) */
+} Unit;
+
+static NameMap units;       /* FuncDecl * or ClassDecl * -> Unit * */
+static NameMap sites;       /* access node -> EffSite * */
+
+static int kind_slot(unsigned kind)
+{
+    return kind == EFF_READ ? 0 : kind == EFF_WRITE ? 1 : 2;
+}
+
+static Unit *unit_of(const void *decl)
+{
+    return tc_map_get(&units, (const char *)decl);
+}
+
+const EffSite *eff_site(const void *node)
+{
+    return tc_map_get(&sites, (const char *)node);
+}
+
+/* Adds (place, kind) to set; true when that is new. */
+static bool set_add(EffSet *set, Place *place, unsigned kind, Loc at)
+{
+    for (size_t i = 0; i < set->len; i++) {
+        Effect *e = &set->items[i];
+        if (e->place != place)
+            continue;
+        if (e->kinds & kind)
+            return false;
+        e->kinds |= kind;
+        e->at[kind_slot(kind)] = at;
+        return true;
+    }
+    Effect e = {place, kind, {LOC_NONE, LOC_NONE, LOC_NONE}};
+    e.at[kind_slot(kind)] = at;
+    VEC_PUSH(*set, e);
+    return true;
+}
+
+/* ---- the walk: sites and edges ------------------------------------------- */
+
+typedef struct Walk {
+    Unit *unit;
+} Walk;
+
+static void site(Walk *w, const void *node, Loc loc, Place *place, unsigned kinds)
+{
+    if (!place)
+        return;
+    EffSite *s = ARENA_NEW(EffSite);
+    s->loc = loc;
+    s->place = place;
+    s->kinds = kinds;
+    s->remote = place != w->unit->here;
+    VEC_PUSH(w->unit->sites, s);
+    if (node)
+        tc_map_put(&sites, (const char *)node, s);
+}
+
+static void edge(Walk *w, Loc loc, FuncDecl *callee, ClassDecl *ctor, Subst *subst)
+{
+    Edge e = {loc, callee, ctor, subst};
+    VEC_PUSH(w->unit->calls, e);
+}
+
+static void walk_expr(Walk *w, Expr *e);
+
+static void walk_args(Walk *w, ExprVec *args)
+{
+    for (size_t i = 0; i < args->len; i++)
+        walk_expr(w, args->items[i]);
+}
+
+/* The place of the object, array or actor an expression denotes. */
+static Place *home_of(const Expr *e)
+{
+    return e && e->type ? ty_home(e->type) : NULL;
+}
+
+/* An access to what `e` (a field, element or length expression) reads or
+ * writes, after walking its operands. */
+static void walk_access(Walk *w, Expr *e, unsigned kinds)
+{
+    switch (e->kind) {
+    case EX_NAME:
+        // access = name   (a field of this)
+        if (e->u.name.res == RES_FIELD)
+            site(w, e, e->loc, tc_place_class_param(w->unit->cls, 0), kinds);
+        return;
+    case EX_FIELD:
+        // access = expr "." name
+        walk_expr(w, e->u.field.object);
+        if (e->u.field.res == RES_FIELD || e->u.field.res == RES_ARRAY_LENGTH)
+            site(w, e, e->u.field.field.loc, home_of(e->u.field.object), kinds);
+        return;
+    case EX_INDEX:
+        // access = expr "[" expr "]"
+        walk_expr(w, e->u.index.object);
+        walk_expr(w, e->u.index.index);
+        if (e->u.index.object->type->kind == TY_ARRAY)
+            site(w, e, e->loc, home_of(e->u.index.object), kinds);
+        return;
+    default:
+        walk_expr(w, e);
+        return;
+    }
+}
+
+static void walk_expr(Walk *w, Expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_STRING: case EX_BOOL: case EX_NULL:
+    case EX_THIS: case EX_HERE:
+        return;
+    case EX_NAME: case EX_FIELD: case EX_INDEX:
+        walk_access(w, e, EFF_READ);
+        return;
+    case EX_UNARY:
+        walk_expr(w, e->u.unary.operand);
+        return;
+    case EX_BINARY:
+        walk_expr(w, e->u.binary.left);
+        walk_expr(w, e->u.binary.right);
+        return;
+    case EX_GET:
+        walk_expr(w, e->u.get.future);
+        return;
+    case EX_CALL:
+        walk_args(w, &e->u.call.args);
+        if ((e->u.call.res == RES_FUNC || e->u.call.res == RES_METHOD) && e->u.call.func)
+            edge(w, e->loc, e->u.call.func, NULL, e->u.call.subst);
+        return;
+    case EX_METHOD_CALL:
+        walk_expr(w, e->u.method_call.object);
+        walk_args(w, &e->u.method_call.args);
+        edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);
+        return;
+    case EX_SEND:
+        // the message's effects are the receiver's; the sender sends
+        walk_expr(w, e->u.method_call.object);
+        walk_args(w, &e->u.method_call.args);
+        site(w, e, e->u.method_call.method.loc, home_of(e->u.method_call.object), EFF_SEND);
+        return;
+    case EX_NEW: {
+        walk_args(w, &e->u.new_obj.args);
+        ClassDecl *k = e->u.new_obj.cls;
+        if (k->is_active) {
+            site(w, e, e->loc, ty_home(e->type), EFF_SEND);
+            return;
+        }
+        site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
+        edge(w, e->loc, NULL, k, e->u.new_obj.subst);
+        if (k->init)
+            edge(w, e->loc, k->init, NULL, e->u.new_obj.subst);
+        return;
+    }
+    case EX_NEW_ARRAY:
+        walk_expr(w, e->u.new_array.length);
+        site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
+        return;
+    case EX_ARRAY_LIT:
+        for (size_t i = 0; i < e->u.array_lit.elems.len; i++)
+            walk_expr(w, e->u.array_lit.elems.items[i]);
+        site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
+        return;
+    }
+}
+
+static void walk_stmt(Walk *w, Stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case ST_LET:
+        walk_expr(w, s->u.let.init);
+        return;
+    case ST_ASSIGN: {
+        // stmt = target "=" expr | target op "=" expr   (op=: a read and a write)
+        Expr *t = s->u.assign.target;
+        if (t->kind == EX_NAME && t->u.name.res == RES_LOCAL) {
+            walk_expr(w, s->u.assign.value);
+            return;
+        }
+        walk_access(w, t, s->u.assign.compound ? EFF_READ | EFF_WRITE : EFF_WRITE);
+        walk_expr(w, s->u.assign.value);
+        return;
+    }
+    case ST_EXPR:
+        walk_expr(w, s->u.expr.expr);
+        return;
+    case ST_IF:
+        walk_expr(w, s->u.if_.cond);
+        walk_stmt(w, s->u.if_.then_block);
+        walk_stmt(w, s->u.if_.else_stmt);
+        return;
+    case ST_WHILE:
+        walk_expr(w, s->u.while_.cond);
+        walk_stmt(w, s->u.while_.body);
+        return;
+    case ST_FOR_RANGE:
+        walk_expr(w, s->u.for_range.from);
+        walk_expr(w, s->u.for_range.to);
+        walk_stmt(w, s->u.for_range.body);
+        return;
+    case ST_FOR_IN: {
+        // stmt = "for" name "in" expr block   (reads the array's elements)
+        Expr *it = s->u.for_in.iterable;
+        walk_expr(w, it);
+        if (it->type && it->type->kind == TY_ARRAY)
+            site(w, s, it->loc, ty_home(it->type), EFF_READ);
+        walk_stmt(w, s->u.for_in.body);
+        return;
+    }
+    case ST_RETURN:
+        walk_expr(w, s->u.ret.value);
+        return;
+    case ST_BLOCK:
+        for (size_t i = 0; i < s->u.block.stmts.len; i++)
+            walk_stmt(w, s->u.block.stmts.items[i]);
+        return;
+    case ST_BREAK: case ST_CONTINUE: case ST_POOL:
+        return;
+    }
+}
+
+/* ---- units ------------------------------------------------------------------ */
+
+static Place *here_of(const Program *p, const ClassDecl *cls, const FuncDecl *f)
+{
+    if (cls && cls->is_active)
+        return tc_place_class_param((ClassDecl *)cls, 0);
+    if (f && !f->owner && f == tc_main_function(p))
+        return tc_place_node(0);
+    return tc_place_here();
+}
+
+/* The declared effects of f as an effect set: writes(p) counts as reading
+ * and writing p. */
+static void declared_set(Unit *u, const EffectDecl *d)
+{
+    u->declared = true;
+    const struct { const PlaceVec *places; unsigned kinds; } clauses[3] = {
+        {&d->reads, EFF_READ},
+        {&d->writes, EFF_READ | EFF_WRITE},
+        {&d->sends, EFF_SEND},
+    };
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < clauses[k].places->len; i++) {
+            PlaceExpr *pe = clauses[k].places->items[i];
+            Place *p = pe->resolved ? pe->resolved : tc_place_unknown();
+            for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
+                if (clauses[k].kinds & bit)
+                    set_add(&u->decl, p, bit, pe->loc);
+        }
+}
+
+static Unit *new_unit(const void *key, FuncDecl *f, ClassDecl *cls, Place *here)
+{
+    Unit *u = ARENA_NEW(Unit);
+    u->func = f;
+    u->cls = cls;
+    u->here = here;
+    tc_map_put(&units, (const char *)key, u);
+    return u;
+}
+
+static void walk_function(const Program *p, FuncDecl *f, ClassDecl *cls)
+{
+    Unit *u = new_unit(f, f, cls, here_of(p, cls, f));
+    if (f->effects)
+        declared_set(u, f->effects);
+    Walk w = {u};
+    walk_stmt(&w, f->body);
+}
+
+/* What `new` of a passive class runs before init: its field
+ * initialisers, each a store into the new object at its own line. */
+static void walk_construction(ClassDecl *cls)
+{
+    Unit *u = new_unit(cls, NULL, cls, tc_place_here());
+    Walk w = {u};
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        FieldDecl *fd = cls->fields.items[i];
+        if (!fd->init)
+            continue;
+        walk_expr(&w, fd->init);
+        site(&w, fd, fd->loc, tc_place_class_param(cls, 0), EFF_WRITE);
+    }
+}
+
+/* ---- summaries ---------------------------------------------------------------- */
+
+/* What a caller sees of the callee of edge e: its declaration, or its
+ * summary so far. */
+static const EffSet *callee_effects(const Edge *e)
+{
+    Unit *c = e->ctor ? unit_of(e->ctor) : unit_of(e->callee);
+    if (!c)
+        return NULL;
+    return c->declared ? &c->decl : &c->summary;
+}
+
+/* One round for u; true when its summary grew. */
+static bool summarise(Unit *u)
+{
+    bool grew = false;
+    for (size_t i = 0; i < u->sites.len; i++) {
+        EffSite *s = u->sites.items[i];
+        if (!s->remote)
+            continue;
+        for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
+            if (s->kinds & bit)
+                grew |= set_add(&u->summary, s->place, bit, s->loc);
+    }
+    for (size_t i = 0; i < u->calls.len; i++) {
+        const Edge *e = &u->calls.items[i];
+        const EffSet *ce = callee_effects(e);
+        if (!ce)
+            continue;
+        for (size_t j = 0; j < ce->len; j++) {
+            Place *p = tc_subst_place(e->subst, ce->items[j].place);
+            if (p == u->here)
+                continue;
+            for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
+                if (ce->items[j].kinds & bit)
+                    grew |= set_add(&u->summary, p, bit, e->loc);
+        }
+    }
+    return grew;
+}
+
+/* ---- declared effects (E0302) --------------------------------------------------- */
+
+static bool allows(const Unit *u, const Place *p, unsigned bit)
+{
+    for (size_t i = 0; i < u->decl.len; i++) {
+        const Effect *d = &u->decl.items[i];
+        if ((d->place == p || d->place == tc_place_unknown()) && (d->kinds & bit))
+            return true;
+    }
+    return false;
+}
+
+static const char *kind_verb(unsigned bit)
+{
+    return bit == EFF_READ ? "reads" : bit == EFF_WRITE ? "writes" : "sends to";
+}
+
+static const char *clause_name(unsigned bit)
+{
+    return bit == EFF_READ ? "reads" : bit == EFF_WRITE ? "writes" : "sends";
+}
+
+static const char *unit_name(const Unit *u)
+{
+    if (!u->func)
+        return u->cls->name.text;
+    return u->func->owner ? arena_printf("%s.%s", u->func->owner->name.text,
+                                         u->func->name.text)
+                          : u->func->name.text;
+}
+
+static void note_declaration(const Unit *u)
+{
+    const EffectDecl *d = u->func->effects;
+    diag_note(d->loc, "the effects of '%s' are declared here", unit_name(u));
+}
+
+static const char *breaks(const Unit *u, unsigned bit, const Place *p)
+{
+    if (u->func->effects->is_local)
+        return "it is declared 'local'";
+    if (bit == EFF_READ)
+        return arena_printf("neither 'reads(%s)' nor 'writes(%s)' is declared",
+                            tc_place_name(p), tc_place_name(p));
+    return arena_printf("'%s(%s)' is not declared", clause_name(bit), tc_place_name(p));
+}
+
+/* The kinds in the order E0302 reports them: a write says more than the
+ * read that comes with it. */
+static const unsigned report_order[3] = {EFF_WRITE, EFF_READ, EFF_SEND};
+
+/* Checks u against its declaration: every remote site, then every call
+ * whose callee brings an effect the declaration lacks.  One error per
+ * site or call, for its first disallowed effect. */
+static void check_declared(Unit *u)
+{
+    for (size_t i = 0; i < u->sites.len; i++) {
+        EffSite *s = u->sites.items[i];
+        if (!s->remote)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            unsigned bit = report_order[k];
+            if (!(s->kinds & bit) || allows(u, s->place, bit))
+                continue;
+            diag_error(s->loc, DIAG_E0302, "'%s' %s '%s' here, but %s",
+                       unit_name(u), kind_verb(bit), tc_place_name(s->place),
+                       breaks(u, bit, s->place));
+            note_declaration(u);
+            break;
+        }
+    }
+    for (size_t i = 0; i < u->calls.len; i++) {
+        const Edge *e = &u->calls.items[i];
+        const EffSet *ce = callee_effects(e);
+        if (!ce)
+            continue;
+        bool reported = false;
+        for (size_t j = 0; j < ce->len && !reported; j++) {
+            Place *p = tc_subst_place(e->subst, ce->items[j].place);
+            if (p == u->here)
+                continue;
+            for (int k = 0; k < 3; k++) {
+                unsigned bit = report_order[k];
+                if (!(ce->items[j].kinds & bit) || allows(u, p, bit))
+                    continue;
+                const Unit *callee = e->ctor ? unit_of(e->ctor) : unit_of(e->callee);
+                const char *what = e->ctor ? arena_printf("'new %s'", e->ctor->name.text)
+                                           : arena_printf("the call of '%s'",
+                                                          unit_name(callee));
+                diag_error(e->loc, DIAG_E0302, "%s %s '%s', but %s", what,
+                           bit == EFF_SEND ? "sends to" : bit == EFF_READ ? "reads"
+                                                                          : "writes",
+                           tc_place_name(p), breaks(u, bit, p));
+                Loc at = ce->items[j].at[kind_slot(bit)];
+                if (callee->declared)
+                    diag_note(at, "'%s' declares '%s(%s)'", unit_name(callee),
+                              clause_name(bit), tc_place_name(ce->items[j].place));
+                else
+                    diag_note(at, "the access, inside '%s', that it comes from (of '%s' "
+                              "there)", unit_name(callee), tc_place_name(ce->items[j].place));
+                note_declaration(u);
+                reported = true;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- the pass -------------------------------------------------------------------- */
+
+bool eff_analyse(Program *program)
+{
+    int before = diag_error_count();
+    VEC(Unit *) all = {0};
+    for (size_t i = 0; i < program->decls.len; i++) {
+        Decl *d = program->decls.items[i];
+        if (d->kind == DECL_FUNC) {
+            walk_function(program, d->u.func, NULL);
+            VEC_PUSH(all, unit_of(d->u.func));
+        } else if (d->kind == DECL_CLASS) {
+            ClassDecl *k = d->u.cls;
+            if (!k->is_active) {
+                walk_construction(k);
+                VEC_PUSH(all, unit_of(k));
+            }
+            for (size_t j = 0; j < k->methods.len; j++) {
+                walk_function(program, k->methods.items[j], k);
+                VEC_PUSH(all, unit_of(k->methods.items[j]));
+            }
+        }
+    }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < all.len; i++)
+            grew |= summarise(all.items[i]);
+    }
+    for (size_t i = 0; i < all.len; i++)
+        if (all.items[i]->declared)
+            check_declared(all.items[i]);
+    return diag_error_count() == before;
+}
+
+/* ---- the report --------------------------------------------------------------------- */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(tc_place_name(*(Place *const *)a), tc_place_name(*(Place *const *)b));
+}
+
+static void print_group(FILE *out, const EffSet *set, unsigned bit, bool *first)
+{
+    Place *ps[set->len + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < set->len; i++)
+        if (set->items[i].kinds & bit)
+            ps[n++] = set->items[i].place;
+    if (n == 0)
+        return;
+    qsort(ps, n, sizeof *ps, by_name);
+    fprintf(out, "%s%s(", *first ? "" : " ", clause_name(bit));
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? ", " : "", tc_place_name(ps[i]));
+    fputc(')', out);
+    *first = false;
+}
+
+static void print_unit(FILE *out, const Unit *u)
+{
+    fprintf(out, "%s: ", unit_name(u));
+    bool first = true;
+    for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
+        print_group(out, &u->summary, bit, &first);
+    if (first)
+        fputs("local", out);
+    fputc('\n', out);
+}
+
+void eff_print_report(FILE *out, const Program *program)
+{
+    for (size_t i = 0; i < program->decls.len; i++) {
+        Decl *d = program->decls.items[i];
+        if (d->kind == DECL_FUNC) {
+            print_unit(out, unit_of(d->u.func));
+        } else if (d->kind == DECL_CLASS) {
+            for (size_t j = 0; j < d->u.cls->methods.len; j++)
+                print_unit(out, unit_of(d->u.cls->methods.items[j]));
+        }
+    }
+}
