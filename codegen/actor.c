@@ -29,8 +29,8 @@
  *   get f       mos_future_get(f, where), then the int64 decoded back to
  *               the element type.
  *
- *   new A(x)    "mos.new.A"(x): actor = mos_actor_new(size, -1) (-1: the
- *               creator's node; places are not supported yet), then the
+ *   new A<p>(x) "mos.new.A"(p's node, its other places, x): actor =
+ *               mos_actor_new(size, node), its places stored, then the
  *               constructor message "mos.ctor.A"(actor, msg), which stores
  *               the string defaults, runs the field initialisers and calls
  *               init with the arguments from the message — so init is the
@@ -74,13 +74,16 @@ static LLVMValueRef slot_addr(CgFn *f, LLVMValueRef msg, size_t i, const char *n
 }
 
 /* Allocates a message for `run` and stores the arguments into it; the
- * values already have the parameters' types (bool as i1). */
+ * values already have the parameters' types (bool as i1).  The method's
+ * hidden place arguments (`places`, nplaces of them) follow the
+ * arguments, one i64 slot each. */
 static LLVMValueRef build_message(CgFn *f, LLVMValueRef run, ParamVec *params,
-                                  LLVMValueRef *values, bool want_future)
+                                  LLVMValueRef *values, LLVMValueRef *places,
+                                  size_t nplaces, bool want_future)
 {
     Cg *cg = f->cg;
     LLVMValueRef args[3] = {
-        message_size(cg, params->len),
+        message_size(cg, params->len + nplaces),
         run,
         LLVMConstInt(cg->t_i32, want_future, 0),
     };
@@ -89,17 +92,24 @@ static LLVMValueRef build_message(CgFn *f, LLVMValueRef run, ParamVec *params,
         Param *p = params->items[i];
         cg_store(f, values[i], slot_addr(f, msg, i, p->name.text), p->sym->type, true);
     }
+    for (size_t j = 0; j < nplaces; j++)
+        cg_store(f, places[j], slot_addr(f, msg, params->len + j, "place"), ty_int, true);
     return msg;
 }
 
-/* Loads the arguments of a message into out[0..n), as register values. */
-static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValueRef *out)
+/* Loads the arguments of a message into out[0..n), as register values,
+ * and its nplaces place slots into places[]. */
+static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValueRef *out,
+                           LLVMValueRef *places, size_t nplaces)
 {
     for (size_t i = 0; i < params->len; i++) {
         Param *p = params->items[i];
         out[i] = cg_load(f, slot_addr(f, msg, i, p->name.text), p->sym->type, true,
                          p->name.text);
     }
+    for (size_t j = 0; j < nplaces; j++)
+        places[j] = cg_load(f, slot_addr(f, msg, params->len + j, "place"), ty_int, true,
+                            "place");
 }
 
 /* ---- the int64 encoding of results (mosaic_rt.h) ----------------------- */
@@ -174,11 +184,12 @@ static void emit_message_run(Cg *cg, FuncDecl *fd)
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, fd->loc,
                 arena_printf("%s.%s.msg", fd->owner->name.text, fd->name.text));
-    LLVMValueRef argv[fd->params.len + 1];
+    size_t np = fd->place_params.len;
+    LLVMValueRef argv[fd->params.len + np + 1];
     argv[0] = LLVMGetParam(fn, 0);
-    load_arguments(&f, LLVMGetParam(fn, 1), &fd->params, argv + 1);
+    load_arguments(&f, LLVMGetParam(fn, 1), &fd->params, argv + 1 + np, argv + 1, np);
     CgFunc *fi = cg_func(cg, fd);
-    LLVMValueRef r = cg_call(&f, fi->type, fi->fn, argv, (unsigned)fd->params.len + 1,
+    LLVMValueRef r = cg_call(&f, fi->type, fi->fn, argv, (unsigned)(fd->params.len + np) + 1,
                              arena_printf("call.%s", fd->name.text));
     LLVMBuildRet(cg->b, encode(&f, r, fd->result_type));
     f.calls_user = false;   /* see the essay: the method checks the stack */
@@ -227,12 +238,13 @@ static void emit_constructor_run(Cg *cg, ClassDecl *cls, LLVMValueRef fn)
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, cls->loc, arena_printf("%s.ctor", cls->name.text));
     f.this_val = LLVMGetParam(fn, 0);
+    f.cls = cls;
     cg_init_fields(&f, cls);
     if (cls->init) {
         FuncDecl *init = cls->init;
         LLVMValueRef argv[init->params.len + 1];
         argv[0] = f.this_val;
-        load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1);
+        load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1, NULL, 0);
         CgFunc *fi = cg_func(cg, init);
         cg_debug_loc(&f, cls->loc);
         cg_call(&f, fi->type, fi->fn, argv, (unsigned)init->params.len + 1, "");
@@ -248,21 +260,27 @@ void cg_emit_actor_new(Cg *cg, ClassDecl *cls)
     CgClass *c = cg_class(cg, cls);
     CgFn f;
     cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
+    ASSERT(c->nplaces >= 1, "an actor stores its places, its home first");
     LLVMValueRef args[3] = {
         LLVMConstInt(cg->t_i64, c->size, 0),
-        LLVMConstInt(cg->t_i64, (unsigned long long)-1, 1),    /* here */
+        LLVMGetParam(c->new_fn, 0),                             /* its home's node */
     };
     f.this_val = cg_call_rt(&f, CG_RT_mos_actor_new, args, 2, "actor");
+    f.cls = cls;
+    LLVMValueRef places[c->nplaces];
+    for (unsigned j = 0; j < c->nplaces; j++)
+        places[j] = LLVMGetParam(c->new_fn, j);
+    cg_store_place_fields(&f, f.this_val, cls, places);
     LLVMValueRef ctor = NULL;
     if (needs_constructor_message(cls)) {
         ctor = declare_run(cg, arena_printf("mos.ctor.%s", cls->name.text));
         size_t n = cls->init ? cls->init->params.len : 0;
         LLVMValueRef values[n + 1];
         for (size_t j = 0; j < n; j++)
-            values[j] = LLVMGetParam(c->new_fn, (unsigned)j);
+            values[j] = LLVMGetParam(c->new_fn, c->nplaces + (unsigned)j);
         static ParamVec no_params;
         LLVMValueRef msg = build_message(&f, ctor, cls->init ? &cls->init->params : &no_params,
-                                         values, false);
+                                         values, NULL, 0, false);
         args[0] = f.this_val;
         args[1] = msg;
         args[2] = cg_where(cg, cls->loc);
@@ -287,11 +305,14 @@ LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future)
     ExprVec *args = &e->u.method_call.args;
     ASSERT(fd && fd->owner && fd->owner->is_active, "a checked send names an actor's method");
     LLVMValueRef actor = cg_expr(f, e->u.method_call.object);
+    size_t np = fd->place_params.len;
+    LLVMValueRef places[np + 1];
+    cg_place_args(f, fd, e->u.method_call.subst, places);
     LLVMValueRef values[args->len + 1];
     for (size_t i = 0; i < args->len; i++)
         values[i] = cg_expr(f, args->items[i]);
     cg_debug_loc(f, e->u.method_call.method.loc);
-    LLVMValueRef msg = build_message(f, message_run(cg, fd), &fd->params, values,
+    LLVMValueRef msg = build_message(f, message_run(cg, fd), &fd->params, values, places, np,
                                      want_future);
     LLVMValueRef sargs[3] = {actor, msg, cg_where(cg, e->u.method_call.method.loc)};
     LLVMValueRef fut = cg_call_rt(f, CG_RT_mos_send, sargs, 3,

@@ -4,8 +4,10 @@
  * runtime declarations, constants, emission and passes), expr.c
  * (expressions and built-ins), stmt.c (statements and function bodies),
  * class.c (object layout, constructors, field access), actor.c (actors,
- * sends, messages, futures), checks.c (runtime checks and panics, the
- * stack check) and debug.c (-g).  This header is the
+ * sends, messages, futures), places.c (places at run time), remote.c
+ * (--count-remote), builtins.c (built-in functions), map.c (the hash
+ * map), emit.c (target, verification, passes, output), checks.c (runtime
+ * checks and panics, the stack check) and debug.c (-g).  This header is the
  * contract between them; codegen.h is the only interface the rest of the
  * compiler sees.
  *
@@ -72,6 +74,9 @@ typedef struct CgClass {
     uint64_t size;              /* bytes to allocate (header included) */
     bool has_pointers;          /* a string, class, array or future field */
     unsigned field_base;        /* struct index of field 0: 1 for actors */
+    unsigned place_base;        /* struct index of the first stored place */
+    unsigned nplaces;           /* stored places (places.c): 0, or one per
+                                   place parameter */
     LLVMValueRef new_fn;        /* mos.new.Name(init params) -> ptr */
     LLVMTypeRef new_type;
 } CgClass;
@@ -108,6 +113,8 @@ typedef struct Cg {
     CgMap cstrings;             /* C string ("FILE:LINE:COL", messages) -> global */
     CgMap intrinsics;           /* intrinsic name -> CgFunc * */
     CgMap msg_runs;             /* sent method FuncDecl * -> its run function */
+    CgMap place_plan;           /* FuncDecl * or ClassDecl * -> the places
+                                   its code needs at run time (places.c) */
     VEC(FuncDecl *) pending_runs;   /* run functions declared, body not yet */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
@@ -134,6 +141,8 @@ typedef struct CgFn {
     LLVMBasicBlockRef entry;    /* allocas; stack check added at the end */
     LLVMBasicBlockRef body;     /* first block of the body */
     LLVMValueRef this_val;      /* methods and constructors, else NULL */
+    ClassDecl *cls;             /* the class of this_val */
+    LLVMValueRef *place_args;   /* the values of decl's place parameters */
     LLVMValueRef *slots;        /* Sym.slot -> alloca, created on first use */
     int nslots;
     VEC(CgLoop) loops;
@@ -181,6 +190,21 @@ void cg_add_defined_fn_attrs(Cg *cg, LLVMValueRef fn);
 
 /* The LLVM function of a top-level function or method. */
 CgFunc *cg_func(Cg *cg, FuncDecl *fd);
+
+/* ---- places.c ---------------------------------------------------------- */
+
+/* Decides which classes store their places and which place parameters
+ * callers must pass (before any class or function is declared). */
+void cg_plan_places(Cg *cg);
+bool cg_stores_places(Cg *cg, ClassDecl *cls);
+bool cg_needs_place_arg(Cg *cg, FuncDecl *fd, int j);
+/* The node (an i64) that place p, a term of the current code, stands for. */
+LLVMValueRef cg_place_value(CgFn *f, Place *p);
+/* mos_node_id(): the current code's `here`. */
+LLVMValueRef cg_here_value(CgFn *f);
+/* The hidden place arguments of a call of callee with substitution s
+ * (callee->place_params.len values). */
+void cg_place_args(CgFn *f, FuncDecl *callee, const Subst *s, LLVMValueRef *out);
 
 /* ---- stmt.c ------------------------------------------------------------ */
 
@@ -240,6 +264,10 @@ void cg_declare_constructors(Cg *cg);
 /* Emits the constructor of cls. */
 void cg_emit_constructor(Cg *cg, ClassDecl *cls);
 CgClass *cg_class(Cg *cg, ClassDecl *cls);
+/* The stored place i of obj (an object of cls, which stores places). */
+LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i);
+/* Stores the values of all of cls's places into obj. */
+void cg_store_place_fields(CgFn *f, LLVMValueRef obj, ClassDecl *cls, LLVMValueRef *values);
 /* Address of field fd in object obj (no check). */
 LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
 /* Stores "" into the string fields of f->this_val, then runs the field

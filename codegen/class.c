@@ -22,6 +22,12 @@
  * scheduling state, node), so field i is struct member i + 1
  * (CgClass.field_base).  Its methods are the same plain functions, with
  * `this` the actor; its `new` and constructor message are in actor.c.
+ *
+ * A class that stores its places (places.c: every actor, a passive class
+ * only when its code needs their values, or under --count-remote) has one
+ * i64 member per place parameter after the fields (CgClass.place_base),
+ * and its constructor takes their values first, before init's parameters,
+ * and stores them before any initialiser runs.
  */
 #include <string.h>
 
@@ -58,7 +64,8 @@ void cg_declare_classes(Cg *cg)
         ClassDecl *cls = d->u.cls;
         CgClass *c = cg_class(cg, cls);
         size_t n = cls->fields.len;
-        LLVMTypeRef fields[n + 1];
+        c->nplaces = cg_stores_places(cg, cls) ? (unsigned)tc_class_nplaces(cls) : 0;
+        LLVMTypeRef fields[n + 1 + c->nplaces];
         if (cls->is_active) {
             /* the runtime's header, opaque to generated code */
             fields[0] = LLVMArrayType(cg->t_i8, MOS_ACTOR_HEADER_SIZE);
@@ -71,7 +78,10 @@ void cg_declare_classes(Cg *cg)
             if (cg_is_pointer(fd->field_type))
                 c->has_pointers = true;
         }
-        LLVMStructSetBody(c->type, fields, c->field_base + (unsigned)n, 0);
+        c->place_base = c->field_base + (unsigned)n;
+        for (unsigned j = 0; j < c->nplaces; j++)
+            fields[c->place_base + j] = cg->t_i64;
+        LLVMStructSetBody(c->type, fields, c->place_base + c->nplaces, 0);
         c->size = LLVMABISizeOfType(cg->td, c->type);
         if (c->size == 0)
             c->size = 1;        /* distinct objects need distinct addresses */
@@ -88,20 +98,54 @@ void cg_declare_constructors(Cg *cg)
         ClassDecl *cls = d->u.cls;
         CgClass *c = cg_class(cg, cls);
         size_t n = cls->init ? cls->init->params.len : 0;
-        LLVMTypeRef params[n + 1];
+        unsigned np = c->nplaces;
+        LLVMTypeRef params[n + np + 1];
+        for (unsigned j = 0; j < np; j++)
+            params[j] = cg->t_i64;
         for (size_t j = 0; j < n; j++)
-            params[j] = cg_type(cg, cls->init->params.items[j]->sym->type);
-        c->new_type = LLVMFunctionType(cg->t_ptr, params, (unsigned)n, 0);
+            params[np + j] = cg_type(cg, cls->init->params.items[j]->sym->type);
+        c->new_type = LLVMFunctionType(cg->t_ptr, params, (unsigned)(n + np), 0);
         c->new_fn = LLVMAddFunction(cg->mod, arena_printf("mos.new.%s", cls->name.text),
                                     c->new_type);
         LLVMSetLinkage(c->new_fn, LLVMInternalLinkage);
         cg_add_defined_fn_attrs(cg, c->new_fn);
         LLVMAddAttributeAtIndex(c->new_fn, LLVMAttributeReturnIndex,
                                 LLVMCreateEnumAttribute(cg->ctx, cg->attr_nonnull, 0));
+        for (unsigned j = 0; j < np; j++) {
+            const char *name = tc_place_name(tc_place_class_param(cls, (int)j));
+            LLVMSetValueName2(LLVMGetParam(c->new_fn, j), name, strlen(name));
+        }
         for (size_t j = 0; j < n; j++) {
             const char *name = cls->init->params.items[j]->name.text;
-            LLVMSetValueName2(LLVMGetParam(c->new_fn, (unsigned)j), name, strlen(name));
+            LLVMSetValueName2(LLVMGetParam(c->new_fn, np + (unsigned)j), name, strlen(name));
         }
+    }
+}
+
+static LLVMValueRef place_field_addr(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i)
+{
+    CgClass *c = cg_class(f->cg, cls);
+    ASSERT((unsigned)i < c->nplaces, "the class stores its places");
+    return LLVMBuildStructGEP2(f->cg->b, c->type, obj, c->place_base + (unsigned)i,
+                               arena_printf("%s.place.addr",
+                                            tc_place_name(tc_place_class_param(cls, i))));
+}
+
+LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i)
+{
+    LLVMValueRef v = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, place_field_addr(f, obj, cls, i),
+                                    tc_place_name(tc_place_class_param(cls, i)));
+    cg_tbaa(f->cg, v, ty_int, false);
+    return v;
+}
+
+void cg_store_place_fields(CgFn *f, LLVMValueRef obj, ClassDecl *cls, LLVMValueRef *values)
+{
+    CgClass *c = cg_class(f->cg, cls);
+    for (unsigned i = 0; i < c->nplaces; i++) {
+        LLVMValueRef st = LLVMBuildStore(f->cg->b, values[i],
+                                         place_field_addr(f, obj, cls, (int)i));
+        cg_tbaa(f->cg, st, ty_int, false);
     }
 }
 
@@ -143,6 +187,11 @@ void cg_emit_constructor(Cg *cg, ClassDecl *cls)
     LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
     f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
                             &size, 1, "this");
+    f.cls = cls;
+    LLVMValueRef places[c->nplaces + 1];
+    for (unsigned j = 0; j < c->nplaces; j++)
+        places[j] = LLVMGetParam(c->new_fn, j);
+    cg_store_place_fields(&f, f.this_val, cls, places);
     cg_init_fields(&f, cls);
     if (cls->init) {
         CgFunc *init = cg_func(cg, cls->init);
@@ -150,7 +199,7 @@ void cg_emit_constructor(Cg *cg, ClassDecl *cls)
         LLVMValueRef args[n + 1];
         args[0] = f.this_val;
         for (size_t j = 0; j < n; j++)
-            args[j + 1] = LLVMGetParam(c->new_fn, (unsigned)j);
+            args[j + 1] = LLVMGetParam(c->new_fn, c->nplaces + (unsigned)j);
         cg_debug_loc(&f, cls->loc);
         cg_call(&f, init->type, init->fn, args, (unsigned)n + 1, "");
         f.calls_user = true;

@@ -23,6 +23,7 @@ typedef struct CgOptions {
     int opt_level;          /* 0..3 */
     bool debug_info;        /* -g */
     bool no_checks;         /* --no-checks: omit null and bounds checks */
+    bool count_remote;      /* --count-remote: count remote accesses */
     const char *source_path;/* as given on the command line, for messages */
 } CgOptions;
 

@@ -394,13 +394,15 @@ static void eval_args(CgFn *f, ExprVec *args, LLVMValueRef *out)
 }
 
 static LLVMValueRef call_func(CgFn *f, FuncDecl *fd, LLVMValueRef self, ExprVec *args,
-                              bool self_first)
+                              const Subst *s, bool self_first)
 {
     CgFunc *fi = cg_func(f->cg, fd);
-    LLVMValueRef argv[args->len + 1];
+    LLVMValueRef argv[args->len + fd->place_params.len + 1];
     unsigned n = 0;
     if (self_first)
         argv[n++] = self;
+    cg_place_args(f, fd, s, argv + n);
+    n += (unsigned)fd->place_params.len;
     eval_args(f, args, argv + n);
     n += (unsigned)args->len;
     f->calls_user = true;
@@ -412,10 +414,11 @@ static LLVMValueRef call(CgFn *f, Expr *e)
 {
     switch (e->u.call.res) {
     case RES_FUNC:
-        return call_func(f, e->u.call.func, NULL, &e->u.call.args, false);
+        return call_func(f, e->u.call.func, NULL, &e->u.call.args, e->u.call.subst, false);
     case RES_METHOD:
         ASSERT(f->this_val, "a bare method call is inside a class");
-        return call_func(f, e->u.call.func, f->this_val, &e->u.call.args, true);
+        return call_func(f, e->u.call.func, f->this_val, &e->u.call.args, e->u.call.subst,
+                         true);
     case RES_BUILTIN: case RES_CONVERT:
         return cg_builtin(f, e);
     default:
@@ -432,28 +435,50 @@ static LLVMValueRef method_call(CgFn *f, Expr *e)
     FuncDecl *fd = e->u.method_call.func;
     CgFunc *fi = cg_func(f->cg, fd);
     ExprVec *args = &e->u.method_call.args;
-    LLVMValueRef argv[args->len + 1];
+    size_t np = fd->place_params.len;
+    LLVMValueRef argv[args->len + np + 1];
     argv[0] = cg_expr(f, objx);
-    eval_args(f, args, argv + 1);
+    cg_place_args(f, fd, e->u.method_call.subst, argv + 1);
+    eval_args(f, args, argv + 1 + np);
     cg_debug_loc(f, e->u.method_call.method.loc);
     if (!cg_known_nonnull(objx))
         cg_null_check(f, argv[0], e->u.method_call.method.loc,
                       arena_printf("null dereference: method '%s' called on a null '%s'",
                                    fd->name.text, fd->owner->name.text));
     f->calls_user = true;
-    return cg_call(f, fi->type, fi->fn, argv, (unsigned)args->len + 1,
+    return cg_call(f, fi->type, fi->fn, argv, (unsigned)(args->len + np) + 1,
                    arena_printf("call.%s", fd->name.text));
+}
+
+/* The place values a `new` passes its class's constructor: the place
+ * written as node(e) from e, the others from their terms. */
+static void new_places(CgFn *f, Expr *e, unsigned n, LLVMValueRef *out)
+{
+    TypeExpr *te = e->u.new_obj.class_type;
+    LLVMValueRef computed[te->places.len + 1];
+    for (size_t i = 0; i < te->places.len; i++) {   /* evaluated even if unused */
+        PlaceExpr *pe = te->places.items[i];
+        computed[i] = NULL;
+        if (pe->kind == PLACE_NODE && pe->node_expr) {
+            LLVMValueRef k = cg_expr(f, pe->node_expr);
+            computed[i] = cg_call_rt(f, CG_RT_mos_node_of, &k, 1, "node");
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        out[i] = i < te->places.len && computed[i] ? computed[i]
+                                                    : cg_place_value(f, e->type->places[i]);
 }
 
 static LLVMValueRef new_object(CgFn *f, Expr *e)
 {
     CgClass *c = cg_class(f->cg, e->u.new_obj.cls);
     ExprVec *args = &e->u.new_obj.args;
-    LLVMValueRef argv[args->len + 1];
-    eval_args(f, args, argv);
+    LLVMValueRef argv[args->len + c->nplaces + 1];
+    new_places(f, e, c->nplaces, argv);
+    eval_args(f, args, argv + c->nplaces);
     cg_debug_loc(f, e->loc);
     f->calls_user = true;
-    return cg_call(f, c->new_type, c->new_fn, argv, (unsigned)args->len,
+    return cg_call(f, c->new_type, c->new_fn, argv, (unsigned)args->len + c->nplaces,
                    arena_printf("new.%s", e->u.new_obj.cls->name.text));
 }
 

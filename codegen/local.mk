@@ -12,4 +12,5 @@ mosaicc_SOURCES += \
 	codegen/class.c \
 	codegen/actor.c \
 	codegen/checks.c \
+	codegen/places.c \
 	codegen/debug.c

@@ -242,12 +242,16 @@ CgFunc *cg_func(Cg *cg, FuncDecl *fd)
     return fi;
 }
 
+/* mos.fn.f(params) or mos.m.C.m(this, params), with one hidden i64 per
+ * place parameter of its own after `this` (places.c). */
 static void declare_function(Cg *cg, FuncDecl *fd)
 {
-    LLVMTypeRef params[fd->params.len + 1];
+    LLVMTypeRef params[fd->params.len + fd->place_params.len + 1];
     unsigned n = 0;
     if (fd->owner)
         params[n++] = cg->t_ptr;                /* this */
+    for (size_t i = 0; i < fd->place_params.len; i++)
+        params[n++] = cg->t_i64;
     for (size_t i = 0; i < fd->params.len; i++)
         params[n++] = cg_type(cg, fd->params.items[i]->sym->type);
     CgFunc *fi = ARENA_NEW(CgFunc);
@@ -261,6 +265,10 @@ static void declare_function(Cg *cg, FuncDecl *fd)
     n = 0;
     if (fd->owner)
         LLVMSetValueName2(LLVMGetParam(fi->fn, n++), "this", 4);
+    for (size_t i = 0; i < fd->place_params.len; i++) {
+        const char *pname = arena_printf("%s.place", fd->place_params.items[i].text);
+        LLVMSetValueName2(LLVMGetParam(fi->fn, n++), pname, strlen(pname));
+    }
     for (size_t i = 0; i < fd->params.len; i++) {
         const char *pname = fd->params.items[i]->name.text;
         LLVMSetValueName2(LLVMGetParam(fi->fn, n++), pname, strlen(pname));
@@ -271,6 +279,7 @@ static void declare_function(Cg *cg, FuncDecl *fd)
 static void declare_all(Cg *cg)
 {
     Program *p = cg->program;
+    cg_plan_places(cg);
     cg_declare_classes(cg);
     cg_declare_constructors(cg);
     for (size_t i = 0; i < p->decls.len; i++) {

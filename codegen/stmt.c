@@ -450,6 +450,12 @@ void cg_emit_function(Cg *cg, FuncDecl *fd)
     unsigned n = 0;
     if (fd->owner)
         f.this_val = LLVMGetParam(fi->fn, n++);
+    f.cls = fd->owner;
+    if (fd->place_params.len) {
+        f.place_args = arena_alloc(fd->place_params.len * sizeof *f.place_args);
+        for (size_t i = 0; i < fd->place_params.len; i++)
+            f.place_args[i] = LLVMGetParam(fi->fn, n++);
+    }
     for (size_t i = 0; i < fd->params.len; i++) {
         Sym *sym = fd->params.items[i]->sym;
         LLVMValueRef slot = make_slot(&f, sym, (int)i + 1);

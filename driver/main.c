@@ -148,6 +148,7 @@ static int compile(const DriverOptions *o, Program *program)
         .opt_level = o->opt_level,
         .debug_info = o->debug_info,
         .no_checks = o->no_checks,
+        .count_remote = o->count_remote,
         .source_path = o->input,
     };
 

@@ -69,6 +69,7 @@ int64_t mos_float_to_int(double v, const char *where);
 double mos_clock(void);
 int64_t mos_nodes(void);
 int64_t mos_node_id(void);
+int64_t mos_node_of(int64_t k);     /* node(k): k mod nodes(), for any k */
 
 /* ---- Actors (LANGUAGE.md §4) ------------------------------------------
  *

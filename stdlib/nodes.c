@@ -191,6 +191,13 @@ int64_t mos_nodes(void)
     return rt_topology()->nodes;
 }
 
+int64_t mos_node_of(int64_t k)
+{
+    int64_t n = rt_topology()->nodes;
+    int64_t r = k % n;
+    return r < 0 ? r + n : r;
+}
+
 int64_t mos_node_id(void)
 {
     RtActor *a = rt_current_actor;
