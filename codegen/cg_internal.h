@@ -87,6 +87,12 @@ typedef struct CgFunc {
     LLVMTypeRef type;
 } CgFunc;
 
+/* One instrumented access of --count-remote (remote.c): a MosRemoteSite. */
+typedef struct CgRemoteSite {
+    int64_t line;
+    int64_t predicted;
+} CgRemoteSite;
+
 typedef struct Cg {
     Program *program;
     const CgOptions *opt;
@@ -116,6 +122,7 @@ typedef struct Cg {
     CgMap place_plan;           /* FuncDecl * or ClassDecl * -> the places
                                    its code needs at run time (places.c) */
     VEC(FuncDecl *) pending_runs;   /* run functions declared, body not yet */
+    VEC(CgRemoteSite) remote_sites; /* --count-remote: mos_remote_table */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
      * (see expr.c); access tags, created on first use */
@@ -205,6 +212,23 @@ LLVMValueRef cg_here_value(CgFn *f);
 /* The hidden place arguments of a call of callee with substitution s
  * (callee->place_params.len values). */
 void cg_place_args(CgFn *f, FuncDecl *callee, const Subst *s, LLVMValueRef *out);
+
+/* ---- remote.c ---------------------------------------------------------- */
+
+/* Are accesses to a value of type t counted (--count-remote, a passive
+ * object or an array)? */
+bool cg_counts(CgFn *f, const Type *t);
+/* The node the object or array ptr (of type t) lives on. */
+LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t);
+/* Counts an access (EFF_READ and/or EFF_WRITE bits) to something on
+ * `node`, recorded as the site of ast_node (effects.h's key). */
+void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
+                     unsigned kinds);
+/* cg_count_access for an object or array ptr of type t, when counted. */
+void cg_count_object_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef ptr,
+                            const Type *t, unsigned kinds);
+/* Defines mos_remote_table (after every body). */
+void cg_emit_remote_table(Cg *cg);
 
 /* ---- stmt.c ------------------------------------------------------------ */
 

@@ -34,6 +34,7 @@
 #include "cg_internal.h"
 #include "../support/arena.h"
 #include "../support/assert.h"
+#include "../typecheck/effects.h"
 #include "../stdlib/mosaic_rt.h"
 
 CgClass *cg_class(Cg *cg, ClassDecl *cls)
@@ -170,6 +171,8 @@ void cg_init_fields(CgFn *f, ClassDecl *cls)
             continue;
         cg_debug_loc(f, fd->loc);
         LLVMValueRef v = cg_expr(f, fd->init);
+        /* run by the creator: a store into an object perhaps elsewhere */
+        cg_count_object_access(f, fd, fd->loc, f->this_val, tc_this_type(cls), EFF_WRITE);
         cg_store(f, v, cg_field_addr(f, f->this_val, fd), fd->field_type, true);
     }
 }

@@ -23,6 +23,7 @@
 #include "cg_internal.h"
 #include "../support/arena.h"
 #include "../support/assert.h"
+#include "../typecheck/effects.h"
 
 bool cg_known_nonnull(const Expr *e)
 {
@@ -321,6 +322,7 @@ static LLVMValueRef name_value(CgFn *f, Expr *e)
     case RES_FIELD: {
         FieldDecl *fd = e->u.name.field;
         ASSERT(f->this_val, "a bare field is used inside a class");
+        cg_count_object_access(f, e, e->loc, f->this_val, tc_this_type(f->cls), EFF_READ);
         return cg_load(f, cg_field_addr(f, f->this_val, fd), fd->field_type, true,
                        fd->name.text);
     }
@@ -346,12 +348,14 @@ static LLVMValueRef field(CgFn *f, Expr *e)
                                        fd->name.text,
                                        objx->type->kind == TY_CLASS ? objx->type->cls->name.text
                                                                     : "object"));
+        cg_count_object_access(f, e, e->u.field.field.loc, obj, objx->type, EFF_READ);
         return cg_load(f, cg_field_addr(f, obj, fd), fd->field_type, true, fd->name.text);
     }
     case RES_ARRAY_LENGTH:
         if (!cg_known_nonnull(objx))
             cg_null_check(f, obj, e->u.field.field.loc,
                           "null dereference: length of a null array");
+        cg_count_object_access(f, e, e->u.field.field.loc, obj, objx->type, EFF_READ);
         return cg_array_length(f, obj);
     case RES_STRING_LENGTH: {
         LLVMValueRef len = LLVMBuildLoad2(cg->b, cg->t_i64, obj, "len");
@@ -381,6 +385,7 @@ static LLVMValueRef index_expr(CgFn *f, Expr *e)
             cg_null_check(f, arr, e->loc, "null dereference: indexing a null array");
         cg_bounds_check(f, idx, cg_array_length(f, arr), e->loc);
     }
+    cg_count_object_access(f, e, e->loc, arr, arrx->type, EFF_READ);
     return cg_load(f, cg_elem_addr(f, arr, idx, elem), elem, true, "elem");
 }
 
@@ -482,18 +487,24 @@ static LLVMValueRef new_object(CgFn *f, Expr *e)
                    arena_printf("new.%s", e->u.new_obj.cls->name.text));
 }
 
-static LLVMValueRef new_array(CgFn *f, const Type *elem, LLVMValueRef len, Loc loc)
+/* A new array of type t (under --count-remote, recorded at its place). */
+static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 {
     Cg *cg = f->cg;
+    const Type *elem = t->elem;
     int kind = elem->kind == TY_STRING ? 2 /* MOS_ELEM_STRING */
              : cg_is_pointer(elem)     ? 1 /* MOS_ELEM_REF */
                                        : 0 /* MOS_ELEM_PLAIN */;
-    LLVMValueRef args[4] = {
+    LLVMValueRef args[5] = {
         len,
         LLVMConstInt(cg->t_i64, elem->kind == TY_BOOL ? 1 : 8, 0),
         LLVMConstInt(cg->t_i32, (unsigned long long)kind, 0),
         cg_where(cg, loc),
     };
+    if (cg->opt->count_remote) {
+        args[4] = cg_place_value(f, ty_home(t));
+        return cg_call_rt(f, CG_RT_mos_array_new_at, args, 5, "array");
+    }
     return cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array");
 }
 
@@ -503,7 +514,7 @@ static LLVMValueRef array_literal(CgFn *f, Expr *e)
     Cg *cg = f->cg;
     ExprVec *elems = &e->u.array_lit.elems;
     Type *elem = e->type->elem;
-    LLVMValueRef arr = new_array(f, elem, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
+    LLVMValueRef arr = new_array(f, e->type, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
     for (size_t i = 0; i < elems->len; i++) {
         LLVMValueRef v = cg_expr(f, elems->items[i]);
         LLVMValueRef addr = cg_elem_addr(f, arr, LLVMConstInt(cg->t_i64, i, 0), elem);
@@ -550,7 +561,7 @@ static LLVMValueRef expr(CgFn *f, Expr *e)
     case EX_NEW_ARRAY: {
         LLVMValueRef len = cg_expr(f, e->u.new_array.length);
         cg_debug_loc(f, e->loc);
-        return new_array(f, e->type->elem, len, e->loc);
+        return new_array(f, e->type, len, e->loc);
     }
     case EX_ARRAY_LIT:
         return array_literal(f, e);

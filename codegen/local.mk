@@ -13,4 +13,5 @@ mosaicc_SOURCES += \
 	codegen/actor.c \
 	codegen/checks.c \
 	codegen/places.c \
+	codegen/remote.c \
 	codegen/debug.c

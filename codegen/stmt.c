@@ -26,6 +26,7 @@
 #include "cg_internal.h"
 #include "../support/arena.h"
 #include "../support/assert.h"
+#include "../typecheck/effects.h"
 
 bool cg_terminated(CgFn *f)
 {
@@ -154,6 +155,7 @@ static void emit_assign(CgFn *f, Stmt *s)
     LLVMValueRef addr;
     bool in_memory;
     Type *type = t->type;
+    LLVMValueRef counted_node = NULL;   /* --count-remote: where the target lives */
 
     switch (t->kind) {
     case EX_NAME:
@@ -163,6 +165,8 @@ static void emit_assign(CgFn *f, Stmt *s)
             in_memory = false;
         } else if (t->u.name.res == RES_FIELD) {
             ASSERT(f->this_val, "a bare field is used inside a class");
+            if (cg_counts(f, tc_this_type(f->cls)))
+                counted_node = cg_remote_node(f, f->this_val, tc_this_type(f->cls));
             addr = cg_field_addr(f, f->this_val, t->u.name.field);
             type = t->u.name.field->field_type;
             in_memory = true;
@@ -182,11 +186,14 @@ static void emit_assign(CgFn *f, Stmt *s)
             cg_debug_loc(f, s->loc);
             if (!cg_known_nonnull(objx))
                 cg_null_check(f, obj, t->u.field.field.loc, msg);
+            cg_count_object_access(f, t, t->u.field.field.loc, obj, objx->type, EFF_WRITE);
             cg_store(f, v, cg_field_addr(f, obj, fd), fd->field_type, true);
             return;
         }
         if (!cg_known_nonnull(objx))
             cg_null_check(f, obj, t->u.field.field.loc, msg);
+        if (cg_counts(f, objx->type))
+            counted_node = cg_remote_node(f, obj, objx->type);
         addr = cg_field_addr(f, obj, fd);
         type = fd->field_type;
         in_memory = true;
@@ -207,9 +214,12 @@ static void emit_assign(CgFn *f, Stmt *s)
         }
         addr = cg_elem_addr(f, arr, idx, elem);
         if (!compound) {
+            cg_count_object_access(f, t, t->loc, arr, arrx->type, EFF_WRITE);
             cg_store(f, v, addr, elem, true);
             return;
         }
+        if (cg_counts(f, arrx->type))
+            counted_node = cg_remote_node(f, arr, arrx->type);
         type = elem;
         in_memory = true;
         break;
@@ -220,6 +230,9 @@ static void emit_assign(CgFn *f, Stmt *s)
 
     LLVMValueRef v;
     if (compound) {
+        if (counted_node)
+            cg_count_access(f, t, t->kind == EX_FIELD ? t->u.field.field.loc : t->loc,
+                            counted_node, EFF_READ);
         LLVMValueRef old = cg_load(f, addr, type, in_memory, "old");
         LLVMValueRef r = cg_expr(f, value);
         cg_debug_loc(f, s->loc);
@@ -227,6 +240,9 @@ static void emit_assign(CgFn *f, Stmt *s)
     } else {
         v = cg_expr(f, value);
     }
+    if (counted_node)
+        cg_count_access(f, t, t->kind == EX_FIELD ? t->u.field.field.loc : t->loc,
+                        counted_node, EFF_WRITE);
     cg_store(f, v, addr, type, in_memory);
 }
 
@@ -350,6 +366,8 @@ static void emit_for_in(CgFn *f, Stmt *s)
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
     LLVMValueRef len = cg_array_length(f, arr);
+    LLVMValueRef arr_node = cg_counts(f, iterable->type)
+                                ? cg_remote_node(f, arr, iterable->type) : NULL;
     LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, 0, 0), index);
     LLVMValueRef var_slot = cg_slot(f, var);
@@ -366,6 +384,8 @@ static void emit_for_in(CgFn *f, Stmt *s)
                     body_bb, end_bb);
 
     start_block(f, body_bb);
+    if (arr_node)
+        cg_count_access(f, s, iterable->loc, arr_node, EFF_READ);
     LLVMValueRef x = cg_load(f, cg_elem_addr(f, arr, i, elem), elem, true, var->name);
     cg_store(f, x, var_slot, elem, false);
     push_loop(f, end_bb, step_bb);

@@ -17,6 +17,10 @@
  * the heap is "out of memory".  Array literals also come through here
  * (codegen stores the elements after).
  *
+ * Under --count-remote (remote.c) each array has a node word in front of
+ * it, MOS_ARRAY_NODE_PREFIX bytes into its block, and the collector is
+ * told that pointers that far into a block keep it alive.
+ *
  * Not here: bounds checks (codegen emits them inline), element access.
  */
 #include "rt_internal.h"
@@ -28,6 +32,13 @@
 MosArray *mos_array_new(int64_t length, int64_t elem_size, int32_t elem_kind,
                         const char *where)
 {
+    return mos_array_new_at(length, elem_size, elem_kind, where,
+                            rt_remote_enabled ? mos_node_id() : 0);
+}
+
+MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
+                           const char *where, int64_t node)
+{
     if (length < 0)
         rt_panicf(where, "negative array length: %lld", (long long)length);
     if (elem_size <= 0)
@@ -38,19 +49,23 @@ MosArray *mos_array_new(int64_t length, int64_t elem_size, int32_t elem_kind,
     if ((uint64_t)length > limit / (uint64_t)elem_size)
         rt_panicf(where, "out of memory: array of %lld elements",
                   (long long)length);
-    size_t size = sizeof(MosArray) + (size_t)length * (size_t)elem_size;
+    size_t prefix = rt_remote_enabled ? MOS_ARRAY_NODE_PREFIX : 0;
+    size_t size = prefix + sizeof(MosArray) + (size_t)length * (size_t)elem_size;
 
-    MosArray *a;
+    char *block;
     if (elem_kind == MOS_ELEM_PLAIN) {
-        a = GC_malloc_atomic(size);
-        if (a)
-            memset(a, 0, size);
+        block = GC_malloc_atomic(size);
+        if (block)
+            memset(block, 0, size);
     } else {
-        a = GC_malloc(size);    /* zeroed: NULL references */
+        block = GC_malloc(size);    /* zeroed: NULL references */
     }
-    if (!a)
+    if (!block)
         rt_panicf(where, "out of memory: array of %lld elements",
                   (long long)length);
+    MosArray *a = (MosArray *)(void *)(block + prefix);
+    if (prefix)
+        ((int64_t *)(void *)a)[-1] = node;
     a->length = length;
     if (elem_kind == MOS_ELEM_STRING) {
         MosString *empty = rt_empty_string();

@@ -106,6 +106,33 @@ void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future);
 void *mos_send(void *actor, void *message, const char *where);
 int64_t mos_future_get(void *future, const char *where);
 
+/* ---- Remote-access counting (LANGUAGE.md §5, --count-remote) ----------
+ *
+ * A program compiled with --count-remote defines mos_remote_table: one
+ * MosRemoteSite per instrumented access in the code, the line it is on and
+ * whether the effect analysis predicted it remote.  Before each
+ * instrumented read or write it calls mos_cr_access(node, site, write)
+ * with the node of the object or array accessed; the runtime counts it when
+ * that node is not the running code's, and prints the report at exit.
+ * Under counting, every array is allocated with a node word
+ * MOS_ARRAY_NODE_PREFIX bytes before its MosArray (mos_array_new_at says
+ * which node; mos_array_new uses the running code's); a passive object's
+ * node is its first stored place (codegen, class.c). */
+typedef struct MosRemoteSite {
+    int64_t line;
+    int64_t predicted;      /* 1: the static effects call this site remote */
+} MosRemoteSite;
+typedef struct MosRemoteTable {
+    int64_t nsites;
+    const char *file;       /* as given on mosaicc's command line */
+    const MosRemoteSite *sites;
+} MosRemoteTable;
+#define MOS_ARRAY_NODE_PREFIX 16    /* keeps the MosArray 16-byte aligned */
+extern const MosRemoteTable mos_remote_table;
+void mos_cr_access(int64_t node, int64_t site, int32_t write);
+MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
+                           const char *where, int64_t node);
+
 /* Formats `v` exactly as Python 3's repr(float) into buf (at least 32
  * bytes); returns the length.  Exposed for the unit tests. */
 int rt_format_float(double v, char *buf);

@@ -131,5 +131,6 @@ _Noreturn void rt_panic_from_signal(const char *where, const char *message)
     if (claim_panic())
         rt_print_flush_from_signal();
     report(where, message);
+    rt_remote_report();     /* atexit handlers do not run after _exit */
     _exit(101);
 }

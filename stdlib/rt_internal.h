@@ -42,6 +42,16 @@
  * overflowing int64_t). */
 #define RT_MAX_ALLOC ((uint64_t)1 << 48)
 
+/* --- remote-access counting (remote.c) --- */
+
+/* Set once at start-up when the program was compiled with --count-remote. */
+extern int rt_remote_enabled;
+/* Start-up (start.c, before any allocation): turns counting on when the
+ * program carries a mos_remote_table. */
+void rt_remote_start(void);
+/* Writes the report to stderr; safe to call from the fault handler. */
+void rt_remote_report(void);
+
 /* --- strings (string.c) --- */
 
 /* A new GC string holding a copy of bytes[0..length), NUL-terminated. */

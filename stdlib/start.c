@@ -82,6 +82,7 @@ int main(int argc, char **argv)
      * program's stderr is for the program and its runtime errors. */
     GC_set_warn_proc(GC_ignore_warn_proc);
     rt_print_init();
+    rt_remote_start();      /* before the first array: it may need a node word */
     rt_fault_init();
     rt_thread_stack_init();
 

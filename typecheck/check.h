@@ -117,8 +117,6 @@ Place *tc_default_place(const Checker *c);
 /* cls at the places written in te (a TE_NAMED naming cls), or at the
  * default place when te writes none (E0301 for a wrong count). */
 Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report);
-/* The type of `this` inside cls: cls at its own place parameters. */
-Type *tc_this_type(ClassDecl *cls);
 
 /* ---- check_decl.c ------------------------------------------------------- */
 /* A parameter's type for its uses: ty_error if it could not be resolved or

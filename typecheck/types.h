@@ -63,6 +63,8 @@ bool ty_same_shape(const Type *a, const Type *b);
  * type into the same type with `?` where it has a place known to be a node
  * (LANGUAGE.md §5; element types stay invariant). */
 bool ty_assignable(const Type *from, const Type *to);
+/* The type of `this` inside cls: cls at its own place parameters. */
+Type *tc_this_type(ClassDecl *cls);
 /* The home of a class type or the place of an array type; NULL otherwise. */
 Place *ty_home(const Type *t);
 /* A reference type (may hold null): class, array, future. */

@@ -1,0 +1,113 @@
+/* remote.c — the instrumentation of --count-remote (LANGUAGE.md §5).
+ *
+ * Each field or element access the program makes (a read or write of a
+ * passive object's field, an array element or length, an element a for
+ * loop reads, a field initialiser's store) becomes, under --count-remote,
+ * a call mos_cr_access(node, site, write) just before the load or store,
+ * once the null check has passed: `node` is where the object or array
+ * lives (a passive object's first stored place, an array's node word),
+ * `site` the index of the access in the module's mos_remote_table, which
+ * records the access's line and whether the effect pass predicted it
+ * remote.  The prediction is read from the effect pass's own record of the
+ * site (eff_site), the very one behind --effects and E0302, so the
+ * runtime's "(not predicted)" mark checks the analysis against what the
+ * program does.
+ *
+ * An actor's own fields are not counted: only the actor's code touches
+ * them, always on the actor's node, and the analysis calls them local.
+ * Without --count-remote nothing here emits anything.
+ */
+#include <string.h>
+
+#include "cg_internal.h"
+#include "../support/arena.h"
+#include "../support/assert.h"
+#include "../typecheck/effects.h"
+#include "../stdlib/mosaic_rt.h"
+
+/* The node of a passive object (of class cls) or of an array. */
+static LLVMValueRef node_of(CgFn *f, LLVMValueRef ptr, ClassDecl *cls)
+{
+    Cg *cg = f->cg;
+    if (cls)
+        return cg_load_place_field(f, ptr, cls, 0);
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, (unsigned long long)-8, 1);
+    LLVMValueRef addr = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, ptr, &off, 1, "node.addr");
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, addr, "node");
+    cg_tbaa(cg, v, ty_int, true);
+    return v;
+}
+
+bool cg_counts(CgFn *f, const Type *t)
+{
+    if (!f->cg->opt->count_remote || !t)
+        return false;
+    return t->kind == TY_ARRAY || (t->kind == TY_CLASS && !t->cls->is_active);
+}
+
+LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
+{
+    return node_of(f, ptr, t->kind == TY_CLASS ? t->cls : NULL);
+}
+
+void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
+                     unsigned kinds)
+{
+    Cg *cg = f->cg;
+    const EffSite *s = eff_site(ast_node);
+    Loc at = s ? s->loc : loc;
+    int line = 0, col = 0;
+    if (at.file)
+        src_line_col(at.file, at.start, &line, &col);
+    CgRemoteSite site = {line, s && s->remote};
+    int64_t id = (int64_t)cg->remote_sites.len;
+    VEC_PUSH(cg->remote_sites, site);
+    for (unsigned bit = 1; bit <= 2; bit <<= 1) {     /* EFF_READ, then EFF_WRITE */
+        if (!(kinds & bit))
+            continue;
+        LLVMValueRef args[3] = {
+            node,
+            LLVMConstInt(cg->t_i64, (unsigned long long)id, 0),
+            LLVMConstInt(cg->t_i32, bit == 2, 0),
+        };
+        cg_call_rt(f, CG_RT_mos_cr_access, args, 3, "");
+    }
+}
+
+void cg_count_object_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef ptr,
+                            const Type *t, unsigned kinds)
+{
+    if (cg_counts(f, t))
+        cg_count_access(f, ast_node, loc, cg_remote_node(f, ptr, t), kinds);
+}
+
+void cg_emit_remote_table(Cg *cg)
+{
+    if (!cg->opt->count_remote)
+        return;
+    LLVMTypeRef site_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_i64, cg->t_i64},
+                                                 2, 0);
+    size_t n = cg->remote_sites.len;
+    LLVMValueRef elems[n + 1];
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef v[2] = {
+            LLVMConstInt(cg->t_i64, (unsigned long long)cg->remote_sites.items[i].line, 0),
+            LLVMConstInt(cg->t_i64, (unsigned long long)cg->remote_sites.items[i].predicted, 0),
+        };
+        elems[i] = LLVMConstStructInContext(cg->ctx, v, 2, 0);
+    }
+    LLVMValueRef arr = LLVMConstArray(site_t, elems, (unsigned)n);
+    LLVMValueRef sites = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos.remote.sites");
+    LLVMSetInitializer(sites, arr);
+    LLVMSetGlobalConstant(sites, 1);
+    LLVMSetLinkage(sites, LLVMPrivateLinkage);
+    LLVMValueRef fields[3] = {
+        LLVMConstInt(cg->t_i64, n, 0),
+        cg_cstring(cg, cg->opt->source_path, "source.path"),
+        sites,
+    };
+    LLVMValueRef init = LLVMConstStructInContext(cg->ctx, fields, 3, 0);
+    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), "mos_remote_table");
+    LLVMSetInitializer(table, init);
+    LLVMSetGlobalConstant(table, 1);
+}
