@@ -30,7 +30,9 @@
  * picks the order is inbox, ring, then the slot, so two actors passing a
  * message back and forth through the slot cannot starve the others, even
  * on one worker.  With nothing local, a worker steals: from the workers of
- * its node first, then from the others, one actor at a time from the top
+ * its node only (an actor runs on its own node), and from the others only
+ * the actors of nodes that have no worker of their own (when there are
+ * more nodes than workers), one actor at a time from the top
  * of a ring or from an inbox (whose consumer side is a try-lock, so
  * thieves and owner take turns without ever blocking).  The slot is never
  * stolen: an actor scheduled by a long message waits for that message's
@@ -177,6 +179,7 @@ static int nnodes;
 static int **node_workers;      /* [node] -> indices of the workers serving it */
 static int *node_nworkers;
 static int *node_own;           /* [node] -> 1 if it has workers of its own */
+static int orphan_nodes;        /* some node has no worker of its own */
 
 /* Shared counters, away from the rest: `awake` changes when threads
  * sleep and wake; sleepers and spinning are read by every push that may
@@ -478,10 +481,19 @@ static RtActor *steal(RtWorker *w, int *more)
         if (v != w)
             a = steal_from(v);
     }
-    for (int i = 0; i < nworkers && !a && n != nworkers; i++) {
+    /* Other nodes' workers hold only their own node's actors, which must
+     * stay there (LANGUAGE.md §5: an actor runs on its node), and those of
+     * nodes without a worker of their own, which anyone may run.  So look
+     * there only when such nodes exist, and give back what w may not run. */
+    for (int i = 0; i < nworkers && !a && orphan_nodes; i++) {
         v = workers[(r + (uint32_t)i) % (uint32_t)nworkers];
-        if (v->node != w->node)
-            a = steal_from(v);
+        if (v->node == w->node)
+            continue;
+        a = steal_from(v);
+        if (a && !serves(w, a->node)) {
+            push_remote(a);
+            a = NULL;
+        }
     }
     if (a && more)
         *more = rt_ring_size(&v->ring) > 0 || !rt_mpsc_looks_empty(&v->inbox);
@@ -818,6 +830,7 @@ static void sched_setup(void)
         for (int i = 0; i < nworkers; i++)
             count += workers[i]->node == n;
         node_own[n] = count > 0;
+        orphan_nodes |= count == 0;
         node_nworkers[n] = count > 0 ? count : nworkers;
         node_workers[n] = checked_malloc(sizeof(int) * (size_t)node_nworkers[n]);
         int k = 0;
