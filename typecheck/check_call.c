@@ -78,18 +78,17 @@ static void explain_param_place(FuncDecl *f, Param *p, const Type *want, const T
         return;
     const char *who = f->owner ? arena_printf("%s.%s", f->owner->name.text, f->name.text)
                                : f->name.text;
+    /* a signature is read from the receiver's point of view: a method's
+     * default place is the receiver's home, a function's the caller's node */
     diag_note(p->type->loc, "'%s' in the signature of '%s' names no place: it means '%s' "
               "here, %s", ty_name(want), who, ty_show(want),
-              f->owner && f->owner->is_active ? "the receiver's home"
-              : f->owner                      ? "the receiver's home"
-                                              : "the caller's node");
-    Place *gp = got->places[0];
-    if (tc_place_is_node(gp))
-        diag_note(LOC_NONE, "to accept a '%s', declare the parameter '%s' with '<?>' or "
-                  "with a place parameter", ty_show(got), p->name.text);
+              f->owner ? "the receiver's home" : "the caller's node");
+    if (tc_place_is_node(got->places[0]))
+        diag_note(LOC_NONE, "to accept a '%s', write '%s<?>' for parameter '%s', or name "
+                  "a place parameter there", ty_show(got), ty_name(want), p->name.text);
     else
-        diag_note(LOC_NONE, "to accept a '%s', give the parameter a place parameter "
-                  "for it", ty_show(got));
+        diag_note(LOC_NONE, "to accept a '%s', name a place parameter in the type of "
+                  "parameter '%s'", ty_show(got), p->name.text);
 }
 
 void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
@@ -122,7 +121,8 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         Place *pp = tc_place_func_param(f, (int)i);
         if (tc_subst_lookup(s, pp))
             continue;
-        if (!saw_error) {
+        bool init = f->owner && f->name.text == c->s_init;     /* refused at init */
+        if (!saw_error && !init) {
             diag_error(call_loc, DIAG_E0301, "cannot infer place parameter '%s' of %s "
                        "from the arguments", pp->name, what);
             diag_note(f->place_params.items[i].loc, "'%s' declared here", pp->name);

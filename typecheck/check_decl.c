@@ -141,6 +141,10 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
 {
     if (report)
         check_place_params(&f->place_params, f->owner, "place parameter");
+    if (report && f->owner && f->name.text == c->s_init && f->place_params.len)
+        diag_error(f->place_params.items[0].loc, DIAG_E0301,
+                   "'init' cannot declare place parameters; declare them on class '%s'",
+                   f->owner->name.text);
     for (size_t i = 0; i < f->params.len; i++) {
         Param *p = f->params.items[i];
         if (!p)

@@ -79,6 +79,14 @@ void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
         diag_error(e->loc, DIAG_E0300, "place mismatch: expected '%s', found '%s'",
                    ty_show(want), ty_show(got));
         explain_found_place(c, e, got);
+        for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++)
+            if (want->places[i] == tc_place_unknown() && got->places[i]->tag == PL_PARAM &&
+                !tc_place_is_node(got->places[i])) {
+                diag_note(LOC_NONE, "only a place known to be a node ('here', 'node(k)', "
+                          "an actor's home) converts to '?'; '%s' may stand for a pool",
+                          tc_place_name(got->places[i]));
+                break;
+            }
         return;
     }
     diag_error(e->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",

@@ -483,9 +483,11 @@ static void check_declared(Unit *u)
                 if (callee->declared)
                     diag_note(at, "'%s' declares '%s(%s)'", unit_name(callee),
                               clause_name(bit), tc_place_name(ce->items[j].place));
+                else if (ce->items[j].place != p)
+                    diag_note(at, "it comes from this access inside '%s', to '%s' there",
+                              unit_name(callee), tc_place_name(ce->items[j].place));
                 else
-                    diag_note(at, "the access, inside '%s', that it comes from (of '%s' "
-                              "there)", unit_name(callee), tc_place_name(ce->items[j].place));
+                    diag_note(at, "it comes from this access inside '%s'", unit_name(callee));
                 note_declaration(u);
                 reported = true;
                 break;
