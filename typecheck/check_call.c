@@ -134,8 +134,11 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         if (!args->items[i] || !p)
             continue;
         Type *want = tc_subst_type(s, tc_param_type(p));
-        if (ty_assignable(got[i], want))
+        if (ty_assignable(got[i], want)) {
+            if (!tc_fits_receiver(c, args->items[i], got[i], tc_param_type(p), s))
+                diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
             continue;
+        }
         tc_report_mismatch(c, args->items[i], got[i], want);
         diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
         if (ty_same_shape(got[i], want))

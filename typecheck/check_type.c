@@ -183,8 +183,10 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
                        cls->place_params.items[0].text);
             diag_note(cls->name.loc, "'%s' declared here", cls->name.text);
         }
+        /* the default place everywhere: after an E0301, the likeliest
+         * meaning, and one that does not cascade */
         for (uint32_t i = 0; i < n; i++)
-            ps[i] = i == 0 ? tc_default_place(c) : tc_place_unknown();
+            ps[i] = tc_default_place(c);
         return ty_class(cls, ps, n);
     }
     if (te->places.len != n && report) {
@@ -194,7 +196,7 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
     }
     for (uint32_t i = 0; i < n; i++)
         ps[i] = i < te->places.len ? tc_resolve_place(c, te->places.items[i], report)
-                                   : tc_place_unknown();
+                                   : tc_default_place(c);
     for (size_t i = n; i < te->places.len; i++)    /* report their own mistakes */
         tc_resolve_place(c, te->places.items[i], report);
     return ty_class(cls, ps, n);
