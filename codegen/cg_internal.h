@@ -159,6 +159,31 @@ typedef struct CgFn {
     LLVMMetadataRef di_scope;   /* -g: the DISubprogram */
 } CgFn;
 
+/* A field, element or length to be read or written (access.c). */
+typedef enum CgAccessKind {
+    CG_ACC_FIELD,       /* a field of an object */
+    CG_ACC_ELEM,        /* an element of an array */
+    CG_ACC_LENGTH,      /* an array's length */
+} CgAccessKind;
+
+typedef struct CgAccess {
+    CgAccessKind kind;
+    const Type *owner;      /* the object's or array's type */
+    LLVMValueRef base;      /* the object or array */
+    FieldDecl *field;       /* CG_ACC_FIELD */
+    LLVMValueRef index;     /* CG_ACC_ELEM */
+    const Type *type;       /* the type of what is accessed */
+    Loc loc;                /* where a failed check is reported */
+    const void *site;       /* the effect pass's key (effects.h), or NULL
+                               for what is not an access of the program
+                               (an allocation's own initial stores) */
+    bool null_known;        /* base cannot be null */
+    bool in_bounds;         /* index is known to be in bounds */
+    bool checked;           /* the checks are done */
+    LLVMValueRef addr;      /* computed on first use */
+    LLVMValueRef remote_node;   /* --count-remote: where base lives */
+} CgAccess;
+
 /* ---- emit.c ------------------------------------------------------------ */
 
 bool cg_make_target(Cg *cg);
@@ -224,9 +249,6 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t);
  * `node`, recorded as the site of ast_node (effects.h's key). */
 void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
                      unsigned kinds);
-/* cg_count_access for an object or array ptr of type t, when counted. */
-void cg_count_object_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef ptr,
-                            const Type *t, unsigned kinds);
 /* Defines mos_remote_table (after every body). */
 void cg_emit_remote_table(Cg *cg);
 
@@ -268,16 +290,29 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t);
 /* Marks a load or store with the TBAA tag of a memory cell of type t
  * (length: an array's or string's length word). */
 void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length);
-/* Address of element idx of array arr (no checks). */
-LLVMValueRef cg_elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx,
-                          const Type *elem);
-/* Loads an array's length (no checks). */
-LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr);
 
 /* ---- builtins.c -------------------------------------------------------- */
 
 /* A call of a built-in function (RES_BUILTIN, RES_CONVERT). */
 LLVMValueRef cg_builtin(CgFn *f, Expr *e);
+
+/* ---- access.c ---------------------------------------------------------- */
+
+CgAccess cg_field_access(LLVMValueRef obj, const Type *obj_type, FieldDecl *fd, Loc loc,
+                         const void *site, bool known_nonnull);
+CgAccess cg_elem_access(LLVMValueRef arr, const Type *arr_type, LLVMValueRef idx, Loc loc,
+                        const void *site, bool known_nonnull, bool in_bounds);
+CgAccess cg_length_access(LLVMValueRef arr, const Type *arr_type, Loc loc, const void *site,
+                          bool known_nonnull);
+/* Emits the access's checks now (they are otherwise made by the first
+ * load or store). */
+void cg_access_check(CgFn *f, CgAccess *a);
+LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name);
+void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value);
+/* The length word of an array or string (no checks). */
+LLVMValueRef cg_length_word(CgFn *f, LLVMValueRef arr_or_string);
+/* Address of field fd in object obj (no check). */
+LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
 
 /* ---- class.c ----------------------------------------------------------- */
 
@@ -292,8 +327,6 @@ CgClass *cg_class(Cg *cg, ClassDecl *cls);
 LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i);
 /* Stores the values of all of cls's places into obj. */
 void cg_store_place_fields(CgFn *f, LLVMValueRef obj, ClassDecl *cls, LLVMValueRef *values);
-/* Address of field fd in object obj (no check). */
-LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
 /* Stores "" into the string fields of f->this_val, then runs the field
  * initialisers in declaration order (constructors of objects and actors). */
 void cg_init_fields(CgFn *f, ClassDecl *cls);

@@ -150,20 +150,16 @@ void cg_store_place_fields(CgFn *f, LLVMValueRef obj, ClassDecl *cls, LLVMValueR
     }
 }
 
-LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd)
-{
-    CgClass *c = cg_class(f->cg, fd->owner);
-    return LLVMBuildStructGEP2(f->cg->b, c->type, obj, c->field_base + (unsigned)fd->index,
-                               arena_printf("%s.addr", fd->name.text));
-}
-
 void cg_init_fields(CgFn *f, ClassDecl *cls)
 {
     Cg *cg = f->cg;
     for (size_t i = 0; i < cls->fields.len; i++) {
         FieldDecl *fd = cls->fields.items[i];
-        if (fd->field_type->kind == TY_STRING)
-            cg_store(f, cg->empty_string, cg_field_addr(f, f->this_val, fd), ty_string, true);
+        if (fd->field_type->kind != TY_STRING)
+            continue;
+        /* the default value: part of the allocation, not an access */
+        CgAccess a = cg_field_access(f->this_val, tc_this_type(cls), fd, fd->loc, NULL, true);
+        cg_access_store(f, &a, cg->empty_string);
     }
     for (size_t i = 0; i < cls->fields.len; i++) {
         FieldDecl *fd = cls->fields.items[i];
@@ -172,8 +168,8 @@ void cg_init_fields(CgFn *f, ClassDecl *cls)
         cg_debug_loc(f, fd->loc);
         LLVMValueRef v = cg_expr(f, fd->init);
         /* run by the creator: a store into an object perhaps elsewhere */
-        cg_count_object_access(f, fd, fd->loc, f->this_val, tc_this_type(cls), EFF_WRITE);
-        cg_store(f, v, cg_field_addr(f, f->this_val, fd), fd->field_type, true);
+        CgAccess a = cg_field_access(f->this_val, tc_this_type(cls), fd, fd->loc, fd, true);
+        cg_access_store(f, &a, v);
     }
 }
 

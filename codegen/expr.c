@@ -103,32 +103,6 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t)
     INTERNAL_ERROR("codegen: no default value for this type");
 }
 
-/* Marks a load of an immutable header word (array or string length): it
- * reads the same value wherever the object is reachable, so LLVM may keep
- * it across stores to elements. */
-static void mark_invariant(Cg *cg, LLVMValueRef load)
-{
-    unsigned kind = LLVMGetMDKindIDInContext(cg->ctx, "invariant.load", 14);
-    LLVMSetMetadata(load, kind, LLVMMDNodeInContext(cg->ctx, NULL, 0));
-}
-
-LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr)
-{
-    LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, arr, "len");
-    mark_invariant(f->cg, len);
-    cg_tbaa(f->cg, len, ty_int, true);
-    return len;
-}
-
-LLVMValueRef cg_elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx,
-                          const Type *elem)
-{
-    Cg *cg = f->cg;
-    LLVMValueRef off = LLVMConstInt(cg->t_i64, 8, 0);   /* MosArray.data */
-    LLVMValueRef data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data");
-    return LLVMBuildInBoundsGEP2(cg->b, cg_mem_type(cg, elem), data, &idx, 1, "elem.addr");
-}
-
 /* ---- strings ------------------------------------------------------------ */
 
 static LLVMValueRef to_string(CgFn *f, LLVMValueRef v, const Type *t)
@@ -322,9 +296,8 @@ static LLVMValueRef name_value(CgFn *f, Expr *e)
     case RES_FIELD: {
         FieldDecl *fd = e->u.name.field;
         ASSERT(f->this_val, "a bare field is used inside a class");
-        cg_count_object_access(f, e, e->loc, f->this_val, tc_this_type(f->cls), EFF_READ);
-        return cg_load(f, cg_field_addr(f, f->this_val, fd), fd->field_type, true,
-                       fd->name.text);
+        CgAccess a = cg_field_access(f->this_val, tc_this_type(f->cls), fd, e->loc, e, true);
+        return cg_access_load(f, &a, fd->name.text);
     }
     default:
         break;
@@ -335,34 +308,20 @@ static LLVMValueRef name_value(CgFn *f, Expr *e)
 /* e.f, a.length, s.length */
 static LLVMValueRef field(CgFn *f, Expr *e)
 {
-    Cg *cg = f->cg;
     Expr *objx = e->u.field.object;
     LLVMValueRef obj = cg_expr(f, objx);
     cg_debug_loc(f, e->u.field.field.loc);
+    Loc at = e->u.field.field.loc;
+    CgAccess a;
     switch (e->u.field.res) {
-    case RES_FIELD: {
-        FieldDecl *fd = e->u.field.decl;
-        if (!cg_known_nonnull(objx))
-            cg_null_check(f, obj, e->u.field.field.loc,
-                          arena_printf("null dereference: field '%s' of a null '%s'",
-                                       fd->name.text,
-                                       objx->type->kind == TY_CLASS ? objx->type->cls->name.text
-                                                                    : "object"));
-        cg_count_object_access(f, e, e->u.field.field.loc, obj, objx->type, EFF_READ);
-        return cg_load(f, cg_field_addr(f, obj, fd), fd->field_type, true, fd->name.text);
-    }
+    case RES_FIELD:
+        a = cg_field_access(obj, objx->type, e->u.field.decl, at, e, cg_known_nonnull(objx));
+        return cg_access_load(f, &a, e->u.field.decl->name.text);
     case RES_ARRAY_LENGTH:
-        if (!cg_known_nonnull(objx))
-            cg_null_check(f, obj, e->u.field.field.loc,
-                          "null dereference: length of a null array");
-        cg_count_object_access(f, e, e->u.field.field.loc, obj, objx->type, EFF_READ);
-        return cg_array_length(f, obj);
-    case RES_STRING_LENGTH: {
-        LLVMValueRef len = LLVMBuildLoad2(cg->b, cg->t_i64, obj, "len");
-        mark_invariant(cg, len);
-        cg_tbaa(cg, len, ty_int, true);
-        return len;
-    }
+        a = cg_length_access(obj, objx->type, at, e, cg_known_nonnull(objx));
+        return cg_access_load(f, &a, "len");
+    case RES_STRING_LENGTH:
+        return cg_length_word(f, obj);      /* strings are never null */
     default:
         break;
     }
@@ -372,21 +331,14 @@ static LLVMValueRef field(CgFn *f, Expr *e)
 /* a[i] */
 static LLVMValueRef index_expr(CgFn *f, Expr *e)
 {
-    Cg *cg = f->cg;
     Expr *arrx = e->u.index.object;
     if (arrx->type->kind != TY_ARRAY)
         INTERNAL_ERROR("codegen: pool indexing is not supported yet");
-    Type *elem = arrx->type->elem;
     LLVMValueRef arr = cg_expr(f, arrx);
     LLVMValueRef idx = cg_expr(f, e->u.index.index);
     cg_debug_loc(f, e->loc);
-    if (!cg->opt->no_checks) {
-        if (!cg_known_nonnull(arrx))
-            cg_null_check(f, arr, e->loc, "null dereference: indexing a null array");
-        cg_bounds_check(f, idx, cg_array_length(f, arr), e->loc);
-    }
-    cg_count_object_access(f, e, e->loc, arr, arrx->type, EFF_READ);
-    return cg_load(f, cg_elem_addr(f, arr, idx, elem), elem, true, "elem");
+    CgAccess a = cg_elem_access(arr, arrx->type, idx, e->loc, e, cg_known_nonnull(arrx), false);
+    return cg_access_load(f, &a, "elem");
 }
 
 /* ---- calls and allocation ------------------------------------------------ */
@@ -513,12 +465,13 @@ static LLVMValueRef array_literal(CgFn *f, Expr *e)
 {
     Cg *cg = f->cg;
     ExprVec *elems = &e->u.array_lit.elems;
-    Type *elem = e->type->elem;
     LLVMValueRef arr = new_array(f, e->type, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
     for (size_t i = 0; i < elems->len; i++) {
         LLVMValueRef v = cg_expr(f, elems->items[i]);
-        LLVMValueRef addr = cg_elem_addr(f, arr, LLVMConstInt(cg->t_i64, i, 0), elem);
-        cg_store(f, v, addr, elem, true);
+        /* part of the allocation: no check, and not an access to count */
+        CgAccess a = cg_elem_access(arr, e->type, LLVMConstInt(cg->t_i64, i, 0), e->loc,
+                                    NULL, true, true);
+        cg_access_store(f, &a, v);
     }
     return arr;
 }

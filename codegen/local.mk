@@ -12,6 +12,7 @@ mosaicc_SOURCES += \
 	codegen/class.c \
 	codegen/actor.c \
 	codegen/checks.c \
+	codegen/access.c \
 	codegen/places.c \
 	codegen/remote.c \
 	codegen/debug.c

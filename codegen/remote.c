@@ -74,13 +74,6 @@ void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
     }
 }
 
-void cg_count_object_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef ptr,
-                            const Type *t, unsigned kinds)
-{
-    if (cg_counts(f, t))
-        cg_count_access(f, ast_node, loc, cg_remote_node(f, ptr, t), kinds);
-}
-
 void cg_emit_remote_table(Cg *cg)
 {
     if (!cg->opt->count_remote)

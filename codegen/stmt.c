@@ -137,91 +137,53 @@ static void emit_let(CgFn *f, Stmt *s)
     cg_store(f, v, cg_slot(f, sym), sym->type, false);
 }
 
-static const char *class_name(const Type *t)
-{
-    return t->kind == TY_CLASS && t->cls ? t->cls->name.text : "object";
-}
-
 /* target = e,  target op= e
  * Operands are evaluated left to right: the target's object and index,
  * then the value.  A plain assignment checks the target (null, bounds)
  * after evaluating the value, when the store happens; a compound one
- * checks it before, when it loads the old value (as Java does). */
+ * checks it before, when it loads the old value (as Java does): both
+ * through one access descriptor (access.c). */
 static void emit_assign(CgFn *f, Stmt *s)
 {
-    Cg *cg = f->cg;
     Expr *t = s->u.assign.target, *value = s->u.assign.value;
     bool compound = s->u.assign.compound;
-    LLVMValueRef addr;
-    bool in_memory;
-    Type *type = t->type;
-    LLVMValueRef counted_node = NULL;   /* --count-remote: where the target lives */
+    if (t->kind == EX_NAME && t->u.name.res == RES_LOCAL) {
+        Sym *sym = t->u.name.sym;
+        LLVMValueRef slot = cg_slot(f, sym);
+        LLVMValueRef v;
+        if (compound) {
+            LLVMValueRef old = cg_load(f, slot, sym->type, false, "old");
+            LLVMValueRef r = cg_expr(f, value);
+            cg_debug_loc(f, s->loc);
+            v = cg_arith(f, s->u.assign.op, sym->type, value->type, old, r, s->loc);
+        } else {
+            v = cg_expr(f, value);
+        }
+        cg_store(f, v, slot, sym->type, false);
+        return;
+    }
 
+    CgAccess a;
     switch (t->kind) {
     case EX_NAME:
-        if (t->u.name.res == RES_LOCAL) {
-            addr = cg_slot(f, t->u.name.sym);
-            type = t->u.name.sym->type;
-            in_memory = false;
-        } else if (t->u.name.res == RES_FIELD) {
-            ASSERT(f->this_val, "a bare field is used inside a class");
-            if (cg_counts(f, tc_this_type(f->cls)))
-                counted_node = cg_remote_node(f, f->this_val, tc_this_type(f->cls));
-            addr = cg_field_addr(f, f->this_val, t->u.name.field);
-            type = t->u.name.field->field_type;
-            in_memory = true;
-        } else {
-            INTERNAL_ERROR("codegen: assignment to a name that is not a variable or field");
-        }
+        ASSERT(t->u.name.res == RES_FIELD && f->this_val, "a bare field inside a class");
+        a = cg_field_access(f->this_val, tc_this_type(f->cls), t->u.name.field, t->loc, t,
+                            true);
         break;
     case EX_FIELD: {
         ASSERT(t->u.field.res == RES_FIELD, "only fields are assignable");
-        FieldDecl *fd = t->u.field.decl;
         Expr *objx = t->u.field.object;
         LLVMValueRef obj = cg_expr(f, objx);
-        const char *msg = arena_printf("null dereference: field '%s' of a null '%s'",
-                                       fd->name.text, class_name(objx->type));
-        if (!compound) {
-            LLVMValueRef v = cg_expr(f, value);
-            cg_debug_loc(f, s->loc);
-            if (!cg_known_nonnull(objx))
-                cg_null_check(f, obj, t->u.field.field.loc, msg);
-            cg_count_object_access(f, t, t->u.field.field.loc, obj, objx->type, EFF_WRITE);
-            cg_store(f, v, cg_field_addr(f, obj, fd), fd->field_type, true);
-            return;
-        }
-        if (!cg_known_nonnull(objx))
-            cg_null_check(f, obj, t->u.field.field.loc, msg);
-        if (cg_counts(f, objx->type))
-            counted_node = cg_remote_node(f, obj, objx->type);
-        addr = cg_field_addr(f, obj, fd);
-        type = fd->field_type;
-        in_memory = true;
+        a = cg_field_access(obj, objx->type, t->u.field.decl, t->u.field.field.loc, t,
+                            cg_known_nonnull(objx));
         break;
     }
     case EX_INDEX: {
         Expr *arrx = t->u.index.object;
         ASSERT(arrx->type->kind == TY_ARRAY, "pools are not supported yet");
-        Type *elem = arrx->type->elem;
         LLVMValueRef arr = cg_expr(f, arrx);
         LLVMValueRef idx = cg_expr(f, t->u.index.index);
-        LLVMValueRef v = compound ? NULL : cg_expr(f, value);
-        cg_debug_loc(f, s->loc);
-        if (!cg->opt->no_checks) {
-            if (!cg_known_nonnull(arrx))
-                cg_null_check(f, arr, t->loc, "null dereference: indexing a null array");
-            cg_bounds_check(f, idx, cg_array_length(f, arr), t->loc);
-        }
-        addr = cg_elem_addr(f, arr, idx, elem);
-        if (!compound) {
-            cg_count_object_access(f, t, t->loc, arr, arrx->type, EFF_WRITE);
-            cg_store(f, v, addr, elem, true);
-            return;
-        }
-        if (cg_counts(f, arrx->type))
-            counted_node = cg_remote_node(f, arr, arrx->type);
-        type = elem;
-        in_memory = true;
+        a = cg_elem_access(arr, arrx->type, idx, t->loc, t, cg_known_nonnull(arrx), false);
         break;
     }
     default:
@@ -230,20 +192,16 @@ static void emit_assign(CgFn *f, Stmt *s)
 
     LLVMValueRef v;
     if (compound) {
-        if (counted_node)
-            cg_count_access(f, t, t->kind == EX_FIELD ? t->u.field.field.loc : t->loc,
-                            counted_node, EFF_READ);
-        LLVMValueRef old = cg_load(f, addr, type, in_memory, "old");
+        cg_debug_loc(f, s->loc);
+        LLVMValueRef old = cg_access_load(f, &a, "old");
         LLVMValueRef r = cg_expr(f, value);
         cg_debug_loc(f, s->loc);
-        v = cg_arith(f, s->u.assign.op, type, value->type, old, r, s->loc);
+        v = cg_arith(f, s->u.assign.op, a.type, value->type, old, r, s->loc);
     } else {
         v = cg_expr(f, value);
+        cg_debug_loc(f, s->loc);
     }
-    if (counted_node)
-        cg_count_access(f, t, t->kind == EX_FIELD ? t->u.field.field.loc : t->loc,
-                        counted_node, EFF_WRITE);
-    cg_store(f, v, addr, type, in_memory);
+    cg_access_store(f, &a, v);
 }
 
 /* if c { } [else if c { } | else { }] */
@@ -365,7 +323,8 @@ static void emit_for_in(CgFn *f, Stmt *s)
     LLVMBuildStore(cg->b, arr, cg_slot(f, s->u.for_in.iter_sym));
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
-    LLVMValueRef len = cg_array_length(f, arr);
+    LLVMValueRef len = cg_length_word(f, arr);
+    /* --count-remote: where the array lives, found once */
     LLVMValueRef arr_node = cg_counts(f, iterable->type)
                                 ? cg_remote_node(f, arr, iterable->type) : NULL;
     LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
@@ -384,9 +343,9 @@ static void emit_for_in(CgFn *f, Stmt *s)
                     body_bb, end_bb);
 
     start_block(f, body_bb);
-    if (arr_node)
-        cg_count_access(f, s, iterable->loc, arr_node, EFF_READ);
-    LLVMValueRef x = cg_load(f, cg_elem_addr(f, arr, i, elem), elem, true, var->name);
+    CgAccess a = cg_elem_access(arr, iterable->type, i, iterable->loc, s, true, true);
+    a.remote_node = arr_node;
+    LLVMValueRef x = cg_access_load(f, &a, var->name);
     cg_store(f, x, var_slot, elem, false);
     push_loop(f, end_bb, step_bb);
     emit_block(f, s->u.for_in.body);
