@@ -32,6 +32,7 @@
 #include "parser/parser.h"
 #include "typecheck/types.h"
 #include "typecheck/effects.h"
+#include "typecheck/layouts.h"
 #include "codegen/codegen.h"
 
 /* Largest input accepted: locations are 32-bit byte offsets (diag.h). */
@@ -192,10 +193,6 @@ static int run_driver(int argc, char **argv)
     if (status == DRIVER_DONE) return EXIT_OK;
     if (status != EXIT_OK) return status;
 
-    if (o.mode == MODE_LAYOUTS) {
-        fprintf(stderr, "mosaicc: --layouts is not supported yet\n");
-        return EXIT_USAGE;
-    }
 
     size_t len = 0;
     char *text = read_file(o.input, &len);
@@ -222,14 +219,22 @@ static int run_driver(int argc, char **argv)
     if (o.mode == MODE_DUMP_AST) return EXIT_OK;
     /* A bad override is reported with the program's own errors, not
      * instead of them. */
-    tc_check_layout_overrides(program, (const char *const *)o.layouts, o.nlayouts);
-    bool ok = tc_check_program(program);
+    bool ok = tc_check_program(program, (const char *const *)o.layouts, o.nlayouts);
     if (ok) ok = eff_analyse(program);
     if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
     if (o.mode == MODE_CHECK) return EXIT_OK;
     if (o.mode == MODE_EFFECTS) {
         eff_print_report(stdout, program);
         return EXIT_OK;
+    }
+    if (o.mode == MODE_LAYOUTS) {
+        tc_print_layouts(stdout);
+        return EXIT_OK;
+    }
+    if (tc_pool_count() > 0) {
+        diag_error_noloc(DIAG_E0900, "pools are checked but not compiled yet; "
+                         "--check, --effects and --layouts work");
+        return EXIT_ERRORS;
     }
 
     return compile(&o, program);

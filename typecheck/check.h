@@ -27,14 +27,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "types.h"
+#include "layouts.h"
 
-/* What a top-level name denotes.  Functions and classes share one
- * namespace (a duplicate is E0102); pools are kept apart and only so that
- * their uses are refused as E0900 rather than reported unknown. */
+/* What a top-level name denotes: functions, classes, pools and layouts
+ * share one namespace (a duplicate is E0102); only the first declaration
+ * of a name is entered. */
 typedef struct TopEntry {
     FuncDecl *func;
     ClassDecl *cls;
     PoolDecl *pool;
+    LayoutDecl *layout;
 } TopEntry;
 
 /* Open-addressing map from interned names (compared by pointer). */
@@ -62,6 +64,7 @@ typedef struct Checker {
                                initialisers */
     FuncDecl *main_func;    /* the program's main, where `here` is node(0) */
     bool in_field_type;     /* resolving a field's type (`here` refused) */
+    bool in_param_type;     /* resolving a parameter's type (`pool C` allowed) */
     Type *result;           /* result type of `func` */
     int nlocals;            /* slots allocated so far in `func` */
     int loop_depth;         /* enclosing while/for loops, for break/continue */
@@ -71,7 +74,7 @@ typedef struct Checker {
 
     /* Interned names the rules compare against. */
     const char *s_int, *s_float, *s_bool, *s_string, *s_fut;
-    const char *s_length, *s_init, *s_main, *s_home, *s_here;
+    const char *s_length, *s_init, *s_main, *s_home, *s_here, *s_aos, *s_soa, *s_size;
     const char *builtin_names[BI_COUNT];
 } Checker;
 
@@ -117,6 +120,17 @@ Place *tc_default_place(const Checker *c);
 /* cls at the places written in te (a TE_NAMED naming cls), or at the
  * default place when te writes none (E0301 for a wrong count). */
 Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report);
+
+/* ---- layouts.c ------------------------------------------------------------ */
+struct TcLayout *tc_layout_of_decl(Checker *c, LayoutDecl *ld);
+void tc_check_layout_decl(Checker *c, LayoutDecl *ld);
+/* Makes the TcPool and place of a pool declaration (collect, or a `pool`
+ * statement), then resolves it (type, node, layout; E0400, E0401). */
+void tc_declare_pool(Checker *c, PoolDecl *pd);
+void tc_check_pool(Checker *c, PoolDecl *pd, bool report);
+/* Reads the --layout overrides (E0402 for a bad one); before any pool or
+ * layout is resolved. */
+void tc_apply_layout_overrides(Checker *c, const char *const *overrides, size_t n);
 
 /* ---- check_decl.c ------------------------------------------------------- */
 /* A parameter's type for its uses: ty_error if it could not be resolved or

@@ -113,6 +113,26 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         if (!args->items[i] || !p)
             continue;
         Type *want = tc_subst_type(s, tc_param_type(p));
+        if (want->kind == TY_POOL) {
+            /* a `pool C` parameter: the argument is a pool of C, and the
+             * parameter's place stands for it */
+            got[i] = tc_expr(c, args->items[i], NULL);
+            if (got[i]->kind == TY_POOL && got[i]->cls == want->cls) {
+                tc_subst_add(s, want->places[0], got[i]->places[0]);
+            } else if (got[i]->kind != TY_ERROR) {
+                diag_error(args->items[i]->loc, DIAG_E0401, "expected a pool of '%s', found "
+                           "%s", want->cls->name.text,
+                           got[i]->kind == TY_POOL
+                               ? arena_printf("a pool of '%s'", got[i]->cls->name.text)
+                               : arena_printf("'%s'", ty_name(got[i])));
+                diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+                tc_subst_add(s, want->places[0], tc_place_unknown());
+            } else {
+                tc_subst_add(s, want->places[0], tc_place_unknown());
+            }
+            got[i] = ty_error;      /* checked: nothing more to say below */
+            continue;
+        }
         got[i] = tc_value(c, args->items[i], want);
         saw_error |= got[i]->kind == TY_ERROR;
         infer_places(f, tc_param_type(p), got[i], s);
@@ -360,7 +380,7 @@ static Type *resolve_call(Checker *c, Expr *e)
         return ty_error;
     }
     if (top && top->pool) {
-        diag_error(callee->loc, DIAG_E0900, "pools are not supported yet");
+        diag_error(callee->loc, DIAG_E0206, "pool '%s' is not a function", n);
         check_args_alone(c, args);
         return ty_error;
     }
@@ -431,15 +451,13 @@ static FuncDecl *find_callable_method(Checker *c, Type *t, Name m, ExprVec *args
     return f;
 }
 
-/* The receiver of a call or send (of type t) is already wrong, or is a
- * pool (refused for now): report that much, check the arguments alone so
- * their own mistakes still show, and say the call is done for. */
+/* The receiver of a call or send (of type t) is already wrong: check the
+ * arguments alone so their own mistakes still show, and say the call is
+ * done for. */
 static bool receiver_unusable(Checker *c, Expr *e, Type *t)
 {
-    if (t->kind != TY_ERROR && t->kind != TY_POOL)
+    if (t->kind != TY_ERROR)
         return false;
-    if (t->kind == TY_POOL)
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
     check_args_alone(c, &e->u.method_call.args);
     return true;
 }
@@ -518,6 +536,40 @@ Type *tc_send(Checker *c, Expr *e)
     return r->kind == TY_ERROR ? ty_error : ty_fut(r);
 }
 
+/* `new C<P, ...>` with P a pool: P must be a pool of C (E0401), and the
+ * other places those of the pool's objects (E0300); an actor cannot be
+ * started in a pool. */
+static bool check_pool_home(Checker *c, Type *t, TypeExpr *te)
+{
+    (void)c;
+    Place *home = t->places[0];
+    if (!tc_place_is_pool(home))
+        return true;
+    Loc at = te->places.len ? te->places.items[0]->loc : te->loc;
+    if (t->cls->is_active) {
+        diag_error(at, DIAG_E0401, "an actor cannot live in pool '%s'", tc_place_name(home));
+        return false;
+    }
+    TcPool *p = tc_pool_of_place(home);
+    ClassDecl *of = p ? (p->elem ? p->elem->cls : NULL) : home->pool_of;
+    if (!of)
+        return false;       /* the pool's declaration was reported */
+    if (of != t->cls) {
+        diag_error(at, DIAG_E0401, "'%s' is a pool of '%s', not of '%s'", tc_place_name(home),
+                   of->name.text, t->cls->name.text);
+        if (p)
+            diag_note(p->decl->name.loc, "pool '%s' declared here", p->decl->name.text);
+        return false;
+    }
+    if (p && !ty_equal(t, p->elem)) {
+        diag_error(te->loc, DIAG_E0300, "place mismatch: pool '%s' holds '%s', not '%s'",
+                   p->decl->name.text, ty_show(p->elem), ty_show(t));
+        diag_note(p->decl->name.loc, "pool '%s' declared here", p->decl->name.text);
+        return false;
+    }
+    return true;
+}
+
 // expr = "new" name [ "<" places ">" ] [ "(" args ")" ]
 Type *tc_new(Checker *c, Expr *e)
 {
@@ -548,6 +600,10 @@ Type *tc_new(Checker *c, Expr *e)
         else if (i == 0 && pe->kind == PLACE_UNKNOWN)
             diag_error(pe->loc, DIAG_E0301, "cannot allocate at '?': name the place the "
                        "new %s lives at", t->cls->is_active ? "actor" : "object");
+    }
+    if (!check_pool_home(c, t, te)) {
+        check_args_alone(c, args);
+        return ty_error;
     }
     ClassDecl *k = t->cls;
     e->u.new_obj.cls = k;

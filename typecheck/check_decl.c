@@ -55,42 +55,42 @@ static TopEntry *top_entry(Checker *c, const char *name)
     return e;
 }
 
+/* Enters each top-level declaration under its name; the first of a name
+ * wins, the others are reported in pass 3. */
 static void collect(Checker *c)
 {
     for (size_t i = 0; i < c->program->decls.len; i++) {
         Decl *d = c->program->decls.items[i];
         if (!d)
             continue;
+        const char *name = NULL;
         switch (d->kind) {
-        case DECL_FUNC: {
-            FuncDecl *f = d->u.func;
-            if (!f || !f->name.text)
-                break;
-            TopEntry *e = top_entry(c, f->name.text);
-            if (!e->func && !e->cls)
-                e->func = f;
+        case DECL_FUNC:
+            name = d->u.func ? d->u.func->name.text : NULL;
             break;
-        }
-        case DECL_CLASS: {
-            ClassDecl *k = d->u.cls;
-            if (!k || !k->name.text || is_builtin_type_name(c, k->name.text))
-                break;
-            TopEntry *e = top_entry(c, k->name.text);
-            if (!e->func && !e->cls)
-                e->cls = k;
+        case DECL_CLASS:
+            name = d->u.cls && !is_builtin_type_name(c, d->u.cls->name.text)
+                       ? d->u.cls->name.text : NULL;
             break;
-        }
-        case DECL_POOL: {
-            PoolDecl *p = d->u.pool;
-            if (!p || !p->name.text)
-                break;
-            TopEntry *e = top_entry(c, p->name.text);
-            if (!e->pool)
-                e->pool = p;
+        case DECL_POOL:
+            if (d->u.pool)
+                tc_declare_pool(c, d->u.pool);
+            name = d->u.pool ? d->u.pool->name.text : NULL;
             break;
-        }
         case DECL_LAYOUT:
+            name = d->u.layout ? d->u.layout->name.text : NULL;
             break;
+        }
+        if (!name)
+            continue;
+        TopEntry *e = top_entry(c, name);
+        if (e->func || e->cls || e->pool || e->layout)
+            continue;
+        switch (d->kind) {
+        case DECL_FUNC: e->func = d->u.func; break;
+        case DECL_CLASS: e->cls = d->u.cls; break;
+        case DECL_POOL: e->pool = d->u.pool; break;
+        case DECL_LAYOUT: e->layout = d->u.layout; break;
         }
     }
 }
@@ -149,10 +149,18 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
         Param *p = f->params.items[i];
         if (!p)
             continue;
+        c->in_param_type = true;
         Type *t = tc_resolve_type(c, p->type, report);
+        c->in_param_type = false;
         if (report && t->kind == TY_UNIT)
             diag_error(p->type->loc, DIAG_E0200,
                        "parameter '%s' cannot have type 'unit'", p->name.text);
+        if (t->kind == TY_POOL) {
+            /* inside, the parameter is a place: its own */
+            Place *at = tc_place_pool_param(f, i);
+            at->pool_of = t->cls;
+            t->places[0] = at;
+        }
     }
     bool is_init = f->owner && f->name.text == c->s_init;
     if (!f->result) {
@@ -217,6 +225,14 @@ static void resolve_signatures(Checker *c)
             }
         }
     }
+    /* the pools, once every class's fields are known (layouts need them) */
+    for (size_t i = 0; i < c->program->decls.len; i++) {
+        Decl *d = c->program->decls.items[i];
+        if (d && d->kind == DECL_POOL && d->u.pool) {
+            reset_walk(c, NULL, NULL);
+            tc_check_pool(c, d->u.pool, false);
+        }
+    }
     reset_walk(c, NULL, NULL);
 }
 
@@ -255,10 +271,12 @@ static void check_function(Checker *c, FuncDecl *f, ClassDecl *cls)
 static void report_duplicate_top(Checker *c, const char *name, Loc loc, void *self)
 {
     TopEntry *e = tc_top(c, name);
-    if (!e || (void *)e->func == self || (void *)e->cls == self)
+    if (!e || (void *)e->func == self || (void *)e->cls == self || (void *)e->pool == self ||
+        (void *)e->layout == self)
         return;
-    Loc prev = e->func ? e->func->name.loc : e->cls ? e->cls->name.loc : LOC_NONE;
-    if (!e->func && !e->cls)
+    Loc prev = e->func ? e->func->name.loc : e->cls ? e->cls->name.loc
+             : e->pool ? e->pool->name.loc : e->layout ? e->layout->name.loc : LOC_NONE;
+    if (!e->func && !e->cls && !e->pool && !e->layout)
         return;
     diag_error(loc, DIAG_E0102, "duplicate definition of '%s'", name);
     diag_note(prev, "previous definition here");
@@ -347,14 +365,24 @@ static void check_decl(Checker *c, Decl *d)
             check_class(c, d->u.cls);
         break;
     case DECL_LAYOUT:
-        // decl = "layout" name ":" class "=" layout   (refused)
-        if (d->u.layout)
-            diag_error(d->u.layout->loc, DIAG_E0900, "layouts are not supported yet");
+        // decl = "layout" name ":" class "=" layout
+        if (d->u.layout) {
+            LayoutDecl *ld = d->u.layout;
+            if (ld->name.text == c->s_aos || ld->name.text == c->s_soa)
+                diag_error(ld->name.loc, DIAG_E0102, "'%s' is a built-in layout and cannot "
+                           "be declared", ld->name.text);
+            else
+                report_duplicate_top(c, ld->name.text, ld->name.loc, ld);
+            tc_check_layout_decl(c, ld);
+        }
         break;
     case DECL_POOL:
-        // decl = "pool" name ":" type [ "layout" layout ] [ "on" place ]   (refused)
-        if (d->u.pool)
-            diag_error(d->u.pool->loc, DIAG_E0900, "pools are not supported yet");
+        // decl = "pool" name ":" type [ "layout" layout ] [ "on" place ]
+        if (d->u.pool) {
+            report_duplicate_top(c, d->u.pool->name.text, d->u.pool->name.loc, d->u.pool);
+            reset_walk(c, NULL, NULL);
+            tc_check_pool(c, d->u.pool, true);
+        }
         break;
     }
 }
@@ -404,11 +432,15 @@ static void init_names(Checker *c)
     c->s_main = intern_cstr("main");
     c->s_home = intern_cstr("home");
     c->s_here = intern_cstr("here");
+    c->s_aos = intern_cstr("aos");
+    c->s_soa = intern_cstr("soa");
+    c->s_size = intern_cstr("size");
     for (int i = 0; i < BI_COUNT; i++)
         c->builtin_names[i] = intern_cstr(tc_builtin_names[i]);
 }
 
-bool tc_check_program(Program *program)
+bool tc_check_program(Program *program, const char *const *layout_overrides,
+                      size_t noverrides)
 {
     if (!program)
         return false;
@@ -420,6 +452,7 @@ bool tc_check_program(Program *program)
     collect(&c);
     TopEntry *main_entry = tc_top(&c, c.s_main);
     c.main_func = main_entry ? main_entry->func : NULL;
+    tc_apply_layout_overrides(&c, layout_overrides, noverrides);
     resolve_signatures(&c);
     for (size_t i = 0; i < program->decls.len; i++)
         if (program->decls.items[i])
@@ -439,27 +472,4 @@ FuncDecl *tc_main_function(const Program *program)
             return d->u.func;
     }
     return NULL;
-}
-
-// flag = "--layout" NAME "=" SPEC
-void tc_check_layout_overrides(const Program *program, const char *const *overrides,
-                               size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(overrides[i], '=');
-        if (!eq || eq == overrides[i]) continue;      /* the driver's message */
-        size_t len = (size_t)(eq - overrides[i]);
-        bool found = false;
-        for (size_t d = 0; d < program->decls.len && !found; d++) {
-            const Decl *decl = program->decls.items[d];
-            const char *name = decl->kind == DECL_LAYOUT ? decl->u.layout->name.text
-                             : decl->kind == DECL_POOL   ? decl->u.pool->name.text
-                                                         : NULL;
-            found = name && strlen(name) == len && memcmp(name, overrides[i], len) == 0;
-        }
-        if (!found)
-            diag_error_noloc(DIAG_E0402,
-                             "invalid --layout override '%s': '%.*s' is not a pool or layout of the program",
-                             overrides[i], (int)len, overrides[i]);
-    }
 }

@@ -53,6 +53,13 @@ Type *tc_value(Checker *c, Expr *e, Type *expected)
         diag_error(e->loc, DIAG_E0200, "this expression has type 'unit' and gives no value");
         return ty_error;
     }
+    if (t->kind == TY_POOL) {
+        diag_error(e->loc, DIAG_E0401, "a pool is not a value");
+        diag_note(LOC_NONE, "a pool is a place: allocate in it with 'new %s<...>', iterate "
+                  "over it, index it, or pass it to a 'pool %s' parameter",
+                  t->cls->name.text, t->cls->name.text);
+        return ty_error;
+    }
     return t;
 }
 
@@ -142,15 +149,33 @@ bool tc_expect(Checker *c, Expr *e, Type *want)
 
 /* ---- names ----------------------------------------------------------------- */
 
+/* A name that denotes a pool: a place, usable only where a pool is. */
+static Type *pool_name(Checker *c, Expr *e, PoolDecl *pd, bool assign)
+{
+    (void)c;
+    TcPool *p = tc_pool(pd);
+    if (assign) {
+        diag_error(e->loc, DIAG_E0401, "cannot assign to pool '%s'", pd->name.text);
+        return ty_error;
+    }
+    if (!p || !p->elem)
+        return ty_error;    /* its declaration was reported */
+    e->u.name.res = RES_POOL;
+    e->u.name.pool = pd;
+    return ty_pool(p->elem->cls, p->place);
+}
+
 // expr = name
 Type *tc_name(Checker *c, Expr *e, bool assign)
 {
     const char *n = e->u.name.text;
     e->u.name.res = RES_NONE;
     Binding *b = tc_lookup_local(c, n);
+    if (b && b->pool)
+        return pool_name(c, e, b->pool, assign);
     if (b) {
-        if (b->pool || (b->sym && b->sym->type->kind == TY_POOL)) {
-            diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
+        if (b->sym && b->sym->type->kind == TY_POOL && assign) {
+            diag_error(e->loc, DIAG_E0401, "cannot assign to pool parameter '%s'", n);
             return ty_error;
         }
         e->u.name.res = RES_LOCAL;
@@ -187,10 +212,8 @@ Type *tc_name(Checker *c, Expr *e, bool assign)
             diag_note(LOC_NONE, "create an object with 'new %s'", n);
         return ty_error;
     }
-    if (top && top->pool) {
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
-        return ty_error;
-    }
+    if (top && top->pool)
+        return pool_name(c, e, top->pool, assign);
     if (tc_find_builtin(c, n) >= 0) {
         if (assign)
             diag_error(e->loc, DIAG_E0206, "cannot assign to built-in function '%s'", n);
@@ -320,7 +343,20 @@ static Type *check_field(Checker *c, Expr *e)
     const char *n = e->u.field.field.text;
     Loc nloc = e->u.field.field.loc;
     e->u.field.res = RES_NONE;
-    Type *t = tc_value(c, e->u.field.object, NULL);
+    Type *t = tc_expr(c, e->u.field.object, NULL);
+    if (t->kind == TY_UNIT || t->kind == TY_POOL) {
+        if (t->kind == TY_POOL && n == c->s_size) {
+            e->u.field.res = RES_POOL_SIZE;
+            return ty_int;
+        }
+        if (t->kind == TY_POOL) {
+            diag_error(nloc, DIAG_E0401, "a pool has no field '%s'; its only one is 'size'", n);
+            return ty_error;
+        }
+        diag_error(e->u.field.object->loc, DIAG_E0200,
+                   "this expression has type 'unit' and gives no value");
+        return ty_error;
+    }
     switch (t->kind) {
     case TY_ERROR:
         return ty_error;
@@ -365,9 +401,6 @@ static Type *check_field(Checker *c, Expr *e)
             return ty_int;
         }
         break;
-    case TY_POOL:
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
-        return ty_error;
     default:
         break;
     }
@@ -385,17 +418,20 @@ static Type *check_field(Checker *c, Expr *e)
 // expr = expr "[" expr "]"
 static Type *check_index(Checker *c, Expr *e)
 {
-    Type *t = tc_value(c, e->u.index.object, NULL);
+    Type *t = tc_expr(c, e->u.index.object, NULL);
+    if (t->kind == TY_UNIT) {
+        diag_error(e->u.index.object->loc, DIAG_E0200,
+                   "this expression has type 'unit' and gives no value");
+        t = ty_error;
+    }
     if (e->u.index.index)
         tc_expect(c, e->u.index.index, ty_int);
     if (t->kind == TY_ERROR)
         return ty_error;
     if (t->kind == TY_ARRAY)
         return t->elem;
-    if (t->kind == TY_POOL) {
-        diag_error(e->loc, DIAG_E0900, "pools are not supported yet");
-        return ty_error;
-    }
+    if (t->kind == TY_POOL)
+        return tc_pool_elem_type(t);
     diag_error(e->u.index.object->loc, DIAG_E0200, "cannot index a value of type '%s'",
                ty_name(t));
     return ty_error;

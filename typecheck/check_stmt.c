@@ -212,19 +212,18 @@ static void check_for_range(Checker *c, Stmt *s)
     tc_scope_pop(c);
 }
 
-// stmt = "for" name "in" expr block        (an array; pools are refused)
+// stmt = "for" name "in" expr block        (an array or a pool)
 static void check_for_in(Checker *c, Stmt *s)
 {
     Expr *it = s->u.for_in.iterable;
-    Type *t = it ? tc_value(c, it, NULL) : ty_error;
+    Type *t = it ? tc_expr(c, it, NULL) : ty_error;
     Type *elem = ty_error;
     if (t->kind == TY_ARRAY) {
         elem = t->elem;
+    } else if (t->kind == TY_POOL) {
+        elem = tc_pool_elem_type(t);    /* `for o in P`: its objects, in order */
     } else if (t->kind != TY_ERROR) {
-        if (t->kind == TY_POOL)
-            diag_error(it->loc, DIAG_E0900, "pools are not supported yet");
-        else
-            diag_error(it->loc, DIAG_E0200, "cannot iterate over '%s'", ty_name(t));
+        diag_error(it->loc, DIAG_E0200, "cannot iterate over '%s'", ty_name(t));
         t = ty_error;
     }
     s->u.for_in.iter_sym = tc_new_sym(c, SYM_HIDDEN, "for.array", s->loc, t);
@@ -259,17 +258,21 @@ static void check_return(Checker *c, Stmt *s)
     }
 }
 
-// stmt = "pool" name ":" type [ "layout" layout ] [ "on" place ] { "," ... }   (refused)
+// stmt = "pool" name ":" type [ "layout" layout ] [ "on" place ] { "," ... }
+/* The pools of one statement may refer to each other: all are declared
+ * first, then each is resolved. */
 static void check_pool_stmt(Checker *c, Stmt *s)
 {
-    diag_error(s->loc, DIAG_E0900, "pools are not supported yet");
-    /* Declare the names so that their uses are refused as pools rather than
-     * reported as unknown. */
     for (size_t i = 0; i < s->u.pool.pools.len; i++) {
         PoolDecl *p = s->u.pool.pools.items[i];
-        if (p && p->name.text)
-            tc_declare(c, (Binding){p->name.text, NULL, p, p->name.loc}, "pool");
+        if (!p || !p->name.text)
+            continue;
+        tc_declare_pool(c, p);
+        tc_declare(c, (Binding){p->name.text, NULL, p, p->name.loc}, "pool");
     }
+    for (size_t i = 0; i < s->u.pool.pools.len; i++)
+        if (s->u.pool.pools.items[i])
+            tc_check_pool(c, s->u.pool.pools.items[i], true);
 }
 
 void tc_check_stmt(Checker *c, Stmt *s)

@@ -16,7 +16,8 @@
  * terms are resolved here too (tc_resolve_place): `here` as normalised in
  * places.h, the place parameters in scope (the method's or function's
  * own, then the class's, or `home` for a class that declares none),
- * node(k) and `?`.  Pool types (`pool C`) are still refused with E0900.
+ * node(k) and `?`, and pools: a `pool C` parameter, a `pool` statement's
+ * pool, a top-level pool.  `pool C` is a parameter's type only (E0401).
  *
  * Resolution runs twice for declarations (check.h, tc_resolve_type):
  * silently first, so every signature is known before any body is checked,
@@ -44,10 +45,16 @@ Place *tc_default_place(const Checker *c)
 /* A place parameter named `name` in scope, or NULL. */
 static Place *place_param(const Checker *c, const char *name)
 {
-    if (c->func)
+    if (c->func) {
         for (size_t i = 0; i < c->func->place_params.len; i++)
             if (c->func->place_params.items[i].text == name)
                 return tc_place_func_param(c->func, (int)i);
+        for (size_t i = 0; i < c->func->params.len; i++) {
+            Param *p = c->func->params.items[i];
+            if (p && p->name.text == name && tc_place_pool_param(c->func, i))
+                return tc_place_pool_param(c->func, i);
+        }
+    }
     if (c->cls) {
         for (size_t i = 0; i < c->cls->place_params.len; i++)
             if (c->cls->place_params.items[i].text == name)
@@ -102,11 +109,14 @@ static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report)
         Place *p = place_param(c, pe->name);
         if (p)
             return p;
+        Binding *b = tc_lookup_local(c, pe->name);     /* a `pool` statement's */
+        if (b && b->pool && tc_pool(b->pool))
+            return tc_pool(b->pool)->place;
+        TopEntry *top = tc_top(c, pe->name);
+        if (!b && top && top->pool && tc_pool(top->pool))
+            return tc_pool(top->pool)->place;
         if (report) {
-            TopEntry *top = tc_top(c, pe->name);
-            if (top && top->pool) {
-                diag_error(pe->loc, DIAG_E0900, "pools are not supported yet");
-            } else {
+            {
                 diag_error(pe->loc, DIAG_E0301, "unknown place '%s'", pe->name);
                 if (c->cls && c->cls->has_place_params && pe->name == c->s_home)
                     diag_note(c->cls->name.loc, "'home' names the implicit place of a class "
@@ -239,12 +249,16 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
         break;
     }
     case TE_POOL: {
-        // type = "pool" name
-        if (report)
-            diag_error(te->loc, DIAG_E0900, "pools are not supported yet");
+        // type = "pool" name   (a parameter's type only; its place is set by
+        //                       the signature, check_decl.c)
         TopEntry *top = tc_top(c, te->name.text);
-        if (top && top->cls) {
-            t = ty_pool(top->cls);
+        if (!c->in_param_type) {
+            if (report)
+                diag_error(te->loc, DIAG_E0401, "'pool %s' is only the type of a parameter: "
+                           "pools cannot be stored or returned", te->name.text);
+            t = ty_error;
+        } else if (top && top->cls) {
+            t = ty_pool(top->cls, tc_place_unknown());
         } else {
             if (report) {
                 diag_error(te->name.loc, DIAG_E0101, "unknown class '%s'", te->name.text);

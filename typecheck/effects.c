@@ -26,6 +26,7 @@
 
 #include "effects.h"
 #include "check.h"
+#include "layouts.h"
 #include "../support/diag.h"
 
 /* A remote place and what the code does to it; `at` keeps, per kind, the
@@ -98,6 +99,16 @@ typedef struct Walk {
     Unit *unit;
 } Walk;
 
+/* Is place local to code whose `here` is `here`: the same term, or a pool
+ * on that node (LANGUAGE.md §5: "a pool whose node is local")? */
+static bool is_local(const Place *place, const Place *here)
+{
+    if (place == here)
+        return true;
+    TcPool *p = tc_pool_of_place(place);
+    return p && p->node == here;
+}
+
 static void site(Walk *w, const void *node, Loc loc, Place *place, unsigned kinds)
 {
     if (!place)
@@ -106,7 +117,7 @@ static void site(Walk *w, const void *node, Loc loc, Place *place, unsigned kind
     s->loc = loc;
     s->place = place;
     s->kinds = kinds;
-    s->remote = place != w->unit->here;
+    s->remote = !is_local(place, w->unit->here);
     VEC_PUSH(w->unit->sites, s);
     if (node)
         tc_map_put(&sites, (const char *)node, s);
@@ -145,15 +156,15 @@ static void walk_access(Walk *w, Expr *e, unsigned kinds)
     case EX_FIELD:
         // access = expr "." name
         walk_expr(w, e->u.field.object);
-        if (e->u.field.res == RES_FIELD || e->u.field.res == RES_ARRAY_LENGTH)
+        if (e->u.field.res == RES_FIELD || e->u.field.res == RES_ARRAY_LENGTH ||
+            e->u.field.res == RES_POOL_SIZE)
             site(w, e, e->u.field.field.loc, home_of(e->u.field.object), kinds);
         return;
     case EX_INDEX:
-        // access = expr "[" expr "]"
+        // access = expr "[" expr "]"   (an array's element, or a pool's object)
         walk_expr(w, e->u.index.object);
         walk_expr(w, e->u.index.index);
-        if (e->u.index.object->type->kind == TY_ARRAY)
-            site(w, e, e->loc, home_of(e->u.index.object), kinds);
+        site(w, e, e->loc, home_of(e->u.index.object), kinds);
         return;
     default:
         walk_expr(w, e);
@@ -263,7 +274,7 @@ static void walk_stmt(Walk *w, Stmt *s)
         // stmt = "for" name "in" expr block   (reads the array's elements)
         Expr *it = s->u.for_in.iterable;
         walk_expr(w, it);
-        if (it->type && it->type->kind == TY_ARRAY)
+        if (it->type && (it->type->kind == TY_ARRAY || it->type->kind == TY_POOL))
             site(w, s, it->loc, ty_home(it->type), EFF_READ);
         walk_stmt(w, s->u.for_in.body);
         return;
@@ -376,7 +387,7 @@ static bool summarise(Unit *u)
             continue;
         for (size_t j = 0; j < ce->len; j++) {
             Place *p = tc_subst_place(e->subst, ce->items[j].place);
-            if (p == u->here)
+            if (is_local(p, u->here))
                 continue;
             for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
                 if (ce->items[j].kinds & bit)
@@ -465,7 +476,7 @@ static void check_declared(Unit *u)
         bool reported = false;
         for (size_t j = 0; j < ce->len && !reported; j++) {
             Place *p = tc_subst_place(e->subst, ce->items[j].place);
-            if (p == u->here)
+            if (is_local(p, u->here))
                 continue;
             for (int k = 0; k < 3; k++) {
                 unsigned bit = report_order[k];

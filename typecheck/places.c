@@ -41,19 +41,57 @@ int tc_class_nplaces(const ClassDecl *cls)
     return cls->place_params.len ? (int)cls->place_params.len : 1;
 }
 
+static bool is_pool_param(const Param *p)
+{
+    return p && p->type && p->type->kind == TE_POOL;
+}
+
+int tc_func_nplaces(const FuncDecl *f)
+{
+    int n = (int)f->place_params.len;
+    for (size_t i = 0; i < f->params.len; i++)
+        n += is_pool_param(f->params.items[i]);
+    return n;
+}
+
 static Place **make_params(const NameVec *names, size_t n, ClassDecl *cls, FuncDecl *f)
 {
     Place **ps = arena_alloc((n ? n : 1) * sizeof *ps);
+    size_t next_param = 0;
     for (size_t i = 0; i < n; i++) {
         Place *p = ARENA_NEW(Place);
         p->tag = PL_PARAM;
         p->index = (int)i;
         p->cls = cls;
         p->func = f;
-        p->name = names && i < names->len ? names->items[i].text : "home";
+        if (names && i < names->len) {
+            p->name = names->items[i].text;
+        } else if (f) {     /* a `pool C` parameter */
+            while (!is_pool_param(f->params.items[next_param]))
+                next_param++;
+            p->name = f->params.items[next_param++]->name.text;
+        } else {
+            p->name = "home";
+        }
         ps[i] = p;
     }
     return ps;
+}
+
+Place *tc_place_pool_param(FuncDecl *f, size_t param)
+{
+    if (param >= f->params.len || !is_pool_param(f->params.items[param]))
+        return NULL;
+    int k = (int)f->place_params.len;
+    for (size_t i = 0; i < param; i++)
+        k += is_pool_param(f->params.items[i]);
+    return tc_place_func_param(f, k);
+}
+
+bool tc_place_is_pool(const Place *p)
+{
+    return p->tag == PL_POOL || (p->tag == PL_PARAM && p->func &&
+                                 p->index >= (int)p->func->place_params.len);
 }
 
 Place *tc_place_class_param(ClassDecl *cls, int i)
@@ -71,7 +109,7 @@ Place *tc_place_func_param(FuncDecl *f, int i)
 {
     Place **ps = tc_map_get(&param_places, (const char *)f);
     if (!ps) {
-        ps = make_params(&f->place_params, f->place_params.len, NULL, f);
+        ps = make_params(&f->place_params, (size_t)tc_func_nplaces(f), NULL, f);
         tc_map_put(&param_places, (const char *)f, ps);
     }
     return ps[i];

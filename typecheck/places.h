@@ -9,7 +9,8 @@
  *               a class that declares none has the implicit `home`) or of
  *               a function or method
  *   PL_NODE     node(k), k a literal
- *   PL_POOL     a pool (LANGUAGE.md §6; not produced yet)
+ *   PL_POOL     a pool declared at top level or by a `pool` statement
+ *               (LANGUAGE.md §6; a `pool C` parameter is a PL_PARAM)
  *   PL_UNKNOWN  `?`, some node nobody knows statically
  *
  * Places are interned — one object per term — so two places are the same
@@ -52,6 +53,8 @@ typedef struct Place {
     FuncDecl *func;     /* PL_PARAM of a function or method (else NULL) */
     int64_t node;       /* PL_NODE */
     PoolDecl *pool;     /* PL_POOL */
+    ClassDecl *pool_of; /* PL_PARAM of a `pool C` parameter: C (NULL until
+                           its type is resolved, and for other parameters) */
 } Place;
 
 Place *tc_place_here(void);
@@ -60,8 +63,15 @@ Place *tc_place_node(int64_t k);
 /* The i-th place parameter of a class: `home` (i == 0) for a class that
  * declares none. */
 Place *tc_place_class_param(ClassDecl *cls, int i);
-/* The i-th place parameter of a function or method. */
+/* The i-th place parameter of a function or method: its `<p, ...>` first,
+ * then one per parameter of type `pool C` (LANGUAGE.md §6: inside, such a
+ * parameter is a place), in parameter order. */
 Place *tc_place_func_param(FuncDecl *f, int i);
+int tc_func_nplaces(const FuncDecl *f);
+/* The place of f's parameter number `param` if its type is `pool C`. */
+Place *tc_place_pool_param(FuncDecl *f, size_t param);
+/* Is p a pool, or a `pool C` parameter? */
+bool tc_place_is_pool(const Place *p);
 /* Number of place parameters of a class (1 for the implicit home). */
 int tc_class_nplaces(const ClassDecl *cls);
 

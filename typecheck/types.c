@@ -68,11 +68,18 @@ Type *ty_array(Type *elem, Place *place)
 
 Place *ty_home(const Type *t)
 {
-    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY) && t->nplaces ? t->places[0]
-                                                                           : NULL;
+    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_POOL) &&
+                   t->nplaces ? t->places[0] : NULL;
 }
 Type *ty_fut(Type *elem) { return make(TY_FUT, NULL, elem); }
-Type *ty_pool(ClassDecl *cls) { return make(TY_POOL, cls, NULL); }
+Type *ty_pool(ClassDecl *cls, Place *at)
+{
+    Type *t = make(TY_POOL, cls, NULL);
+    t->places = arena_alloc(sizeof *t->places);
+    t->places[0] = at;
+    t->nplaces = 1;
+    return t;
+}
 
 /* `places`: compare places too (ty_equal) or not (ty_same_shape). */
 static bool same(const Type *a, const Type *b, bool places)

@@ -43,7 +43,8 @@ struct Type {
     ClassDecl *cls;     /* TY_CLASS, TY_POOL */
     Type *elem;         /* TY_ARRAY, TY_FUT */
     Place **places;     /* TY_CLASS: one per place parameter of cls (home
-                           first); TY_ARRAY: places[0], where it lives */
+                           first); TY_ARRAY: places[0], where it lives;
+                           TY_POOL: places[0], the pool itself */
     uint32_t nplaces;
 };
 
@@ -52,7 +53,8 @@ extern Type *const ty_error, *const ty_unit, *const ty_int, *const ty_float,
 Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces);
 Type *ty_array(Type *elem, Place *place);
 Type *ty_fut(Type *elem);
-Type *ty_pool(ClassDecl *cls);
+/* A pool of cls that is the place `at` (a pool or a `pool C` parameter). */
+Type *ty_pool(ClassDecl *cls, Place *at);
 
 /* Same type (structurally, places included). */
 bool ty_equal(const Type *a, const Type *b);
@@ -100,16 +102,13 @@ typedef enum BuiltinId {
 
 extern const char *const tc_builtin_names[BI_COUNT];
 
-/* Checks the whole program: names, types, classes, main.  Reports every
- * error through diag; returns true when there were none (the program may
- * then be compiled).  Fills the "checker:" fields of the AST. */
-bool tc_check_program(Program *program);
-
-/* Checks the names of `--layout NAME=SPEC` overrides (E0402): each must
- * name a top-level pool or layout of the program.  Overrides without '='
- * are the driver's to report.  SPEC is checked once layouts are compiled. */
-void tc_check_layout_overrides(const Program *program, const char *const *overrides,
-                               size_t n);
+/* Checks the whole program: names, types, places, classes, layouts and
+ * pools, main.  `layout_overrides` are the `--layout NAME=SPEC` flags
+ * (E0402 for a bad one; those without '=' are the driver's to report).
+ * Reports every error through diag; returns true when there were none (the
+ * program may then be compiled).  Fills the "checker:" fields of the AST. */
+bool tc_check_program(Program *program, const char *const *layout_overrides,
+                      size_t noverrides);
 
 /* The program's entry point after a successful check. */
 FuncDecl *tc_main_function(const Program *program);
