@@ -43,7 +43,7 @@ static LLVMValueRef elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx, const
 /* Marks a load of an immutable header word (array or string length): it
  * reads the same value wherever the object is reachable, so LLVM may keep
  * it across stores to elements. */
-static void mark_invariant(Cg *cg, LLVMValueRef load)
+void cg_mark_invariant(Cg *cg, LLVMValueRef load)
 {
     unsigned kind = LLVMGetMDKindIDInContext(cg->ctx, "invariant.load", 14);
     LLVMSetMetadata(load, kind, LLVMMDNodeInContext(cg->ctx, NULL, 0));
@@ -52,7 +52,7 @@ static void mark_invariant(Cg *cg, LLVMValueRef load)
 LLVMValueRef cg_length_word(CgFn *f, LLVMValueRef arr_or_string)
 {
     LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, arr_or_string, "len");
-    mark_invariant(f->cg, len);
+    cg_mark_invariant(f->cg, len);
     cg_tbaa(f->cg, len, ty_int, true);
     return len;
 }

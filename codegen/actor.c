@@ -90,22 +90,26 @@ static LLVMValueRef build_message(CgFn *f, LLVMValueRef run, ParamVec *params,
     LLVMValueRef msg = cg_call_rt(f, CG_RT_mos_message_new, args, 3, "msg");
     for (size_t i = 0; i < params->len; i++) {
         Param *p = params->items[i];
-        cg_store(f, values[i], slot_addr(f, msg, i, p->name.text), p->sym->type, true);
+        if (p->sym->type->kind != TY_POOL)      /* a pool is a place slot */
+            cg_store(f, values[i], slot_addr(f, msg, i, p->name.text), p->sym->type, true);
     }
     for (size_t j = 0; j < nplaces; j++)
         cg_store(f, places[j], slot_addr(f, msg, params->len + j, "place"), ty_int, true);
     return msg;
 }
 
-/* Loads the arguments of a message into out[0..n), as register values,
- * and its nplaces place slots into places[]. */
+/* Loads the arguments of a message into out[], as register values (but
+ * for `pool C` parameters, which travel as places), and its nplaces place
+ * slots into places[]. */
 static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValueRef *out,
                            LLVMValueRef *places, size_t nplaces)
 {
+    size_t k = 0;
     for (size_t i = 0; i < params->len; i++) {
         Param *p = params->items[i];
-        out[i] = cg_load(f, slot_addr(f, msg, i, p->name.text), p->sym->type, true,
-                         p->name.text);
+        if (p->sym->type->kind != TY_POOL)
+            out[k++] = cg_load(f, slot_addr(f, msg, i, p->name.text), p->sym->type, true,
+                               p->name.text);
     }
     for (size_t j = 0; j < nplaces; j++)
         places[j] = cg_load(f, slot_addr(f, msg, params->len + j, "place"), ty_int, true,
@@ -165,31 +169,32 @@ static LLVMValueRef declare_run(Cg *cg, const char *name)
     return fn;
 }
 
-/* The run function of method fd, declared on first use. */
-static LLVMValueRef message_run(Cg *cg, FuncDecl *fd)
+/* The run function of a method's instance, declared on first use. */
+static LLVMValueRef message_run(Cg *cg, CgInst *in)
 {
-    LLVMValueRef fn = cg_map_get_ptr(&cg->msg_runs, fd);
-    if (fn)
-        return fn;
-    fn = declare_run(cg, arena_printf("mos.msg.%s.%s", fd->owner->name.text, fd->name.text));
-    cg_map_put_ptr(&cg->msg_runs, fd, fn);
-    VEC_PUSH(cg->pending_runs, fd);
-    return fn;
+    if (in->msg_run)
+        return in->msg_run;
+    in->msg_run = declare_run(cg, arena_printf("mos.msg.%s", in->name + strlen("mos.m.")));
+    VEC_PUSH(cg->pending_runs, in);
+    return in->msg_run;
 }
 
 /* mos.msg.A.m: arguments out of the message, call, encoded result. */
-static void emit_message_run(Cg *cg, FuncDecl *fd)
+static void emit_message_run(Cg *cg, CgInst *in)
 {
-    LLVMValueRef fn = cg_map_get_ptr(&cg->msg_runs, fd);
+    FuncDecl *fd = in->func;
+    LLVMValueRef fn = in->msg_run;
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, fd->loc,
                 arena_printf("%s.%s.msg", fd->owner->name.text, fd->name.text));
-    size_t np = fd->place_params.len;
+    size_t np = in->nctx - in->nclass;
     LLVMValueRef argv[fd->params.len + np + 1];
     argv[0] = LLVMGetParam(fn, 0);
     load_arguments(&f, LLVMGetParam(fn, 1), &fd->params, argv + 1 + np, argv + 1, np);
-    CgFunc *fi = cg_func(cg, fd);
-    LLVMValueRef r = cg_call(&f, fi->type, fi->fn, argv, (unsigned)(fd->params.len + np) + 1,
+    unsigned nargs = 1 + (unsigned)np;
+    for (size_t i = 0; i < fd->params.len; i++)
+        nargs += fd->params.items[i]->sym->type->kind != TY_POOL;
+    LLVMValueRef r = cg_call(&f, in->type, in->fn, argv, nargs,
                              arena_printf("call.%s", fd->name.text));
     LLVMBuildRet(cg->b, encode(&f, r, fd->result_type));
     f.calls_user = false;   /* see the essay: the method checks the stack */
@@ -233,19 +238,21 @@ static bool needs_constructor_message(const ClassDecl *cls)
 }
 
 /* mos.ctor.A(actor, msg): defaults, field initialisers, init(args). */
-static void emit_constructor_run(Cg *cg, ClassDecl *cls, LLVMValueRef fn)
+static void emit_constructor_run(Cg *cg, CgInst *in, LLVMValueRef fn)
 {
+    ClassDecl *cls = in->cls;
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, cls->loc, arena_printf("%s.ctor", cls->name.text));
     f.this_val = LLVMGetParam(fn, 0);
     f.cls = cls;
+    f.inst = in;
     cg_init_fields(&f, cls);
     if (cls->init) {
         FuncDecl *init = cls->init;
         LLVMValueRef argv[init->params.len + 1];
         argv[0] = f.this_val;
         load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1, NULL, 0);
-        CgFunc *fi = cg_func(cg, init);
+        CgInst *fi = cg_inst(cg, init, cls, in->shapes);
         cg_debug_loc(&f, cls->loc);
         cg_call(&f, fi->type, fi->fn, argv, (unsigned)init->params.len + 1, "");
     }
@@ -254,30 +261,33 @@ static void emit_constructor_run(Cg *cg, ClassDecl *cls, LLVMValueRef fn)
     cg_fn_finish(&f, ty_int);
 }
 
-/* mos.new.A(init params) -> the actor */
-void cg_emit_actor_new(Cg *cg, ClassDecl *cls)
+/* mos.new.A(its places, init params) -> the actor */
+void cg_emit_actor_new(Cg *cg, CgInst *in)
 {
+    ClassDecl *cls = in->cls;
     CgClass *c = cg_class(cg, cls);
+    LLVMValueRef new_fn = in->fn;
     CgFn f;
-    cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
+    cg_fn_begin(&f, cg, new_fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
+    f.inst = in;
     ASSERT(c->nplaces >= 1, "an actor stores its places, its home first");
     LLVMValueRef args[3] = {
         LLVMConstInt(cg->t_i64, c->size, 0),
-        LLVMGetParam(c->new_fn, 0),                             /* its home's node */
+        LLVMGetParam(new_fn, 0),                             /* its home's node */
     };
     f.this_val = cg_call_rt(&f, CG_RT_mos_actor_new, args, 2, "actor");
     f.cls = cls;
     LLVMValueRef places[c->nplaces];
     for (unsigned j = 0; j < c->nplaces; j++)
-        places[j] = LLVMGetParam(c->new_fn, j);
+        places[j] = LLVMGetParam(new_fn, j);
     cg_store_place_fields(&f, f.this_val, cls, places);
     LLVMValueRef ctor = NULL;
     if (needs_constructor_message(cls)) {
-        ctor = declare_run(cg, arena_printf("mos.ctor.%s", cls->name.text));
+        ctor = declare_run(cg, arena_printf("mos.ctor.%s", in->name + strlen("mos.new.")));
         size_t n = cls->init ? cls->init->params.len : 0;
         LLVMValueRef values[n + 1];
         for (size_t j = 0; j < n; j++)
-            values[j] = LLVMGetParam(c->new_fn, c->nplaces + (unsigned)j);
+            values[j] = LLVMGetParam(new_fn, c->nplaces + (unsigned)j);
         static ParamVec no_params;
         LLVMValueRef msg = build_message(&f, ctor, cls->init ? &cls->init->params : &no_params,
                                          values, NULL, 0, false);
@@ -292,7 +302,7 @@ void cg_emit_actor_new(Cg *cg, ClassDecl *cls)
     LLVMBuildRet(cg->b, f.this_val);
     cg_fn_finish(&f, ty_null);
     if (ctor)
-        emit_constructor_run(cg, cls, ctor);
+        emit_constructor_run(cg, in, ctor);
 }
 
 /* ---- sends and get ----------------------------------------------------------- */
@@ -305,14 +315,15 @@ LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future)
     ExprVec *args = &e->u.method_call.args;
     ASSERT(fd && fd->owner && fd->owner->is_active, "a checked send names an actor's method");
     LLVMValueRef actor = cg_expr(f, e->u.method_call.object);
-    size_t np = fd->place_params.len;
+    CgInst *in = cg_callee_inst(cg, f->inst, fd, fd->owner, e->u.method_call.subst);
+    size_t np = in->nctx - in->nclass;
     LLVMValueRef places[np + 1];
-    cg_place_args(f, fd, e->u.method_call.subst, places);
+    cg_place_args(f, in, e->u.method_call.subst, places);
     LLVMValueRef values[args->len + 1];
     for (size_t i = 0; i < args->len; i++)
         values[i] = cg_expr(f, args->items[i]);
     cg_debug_loc(f, e->u.method_call.method.loc);
-    LLVMValueRef msg = build_message(f, message_run(cg, fd), &fd->params, values, places, np,
+    LLVMValueRef msg = build_message(f, message_run(cg, in), &fd->params, values, places, np,
                                      want_future);
     LLVMValueRef sargs[3] = {actor, msg, cg_where(cg, e->u.method_call.method.loc)};
     LLVMValueRef fut = cg_call_rt(f, CG_RT_mos_send, sargs, 3,

@@ -39,6 +39,7 @@
 
 #include "codegen.h"
 #include "../typecheck/types.h"
+#include "../typecheck/layouts.h"
 
 /* Runtime entry points (stdlib/abi.def), declared on first use. */
 typedef enum CgRt {
@@ -77,15 +78,34 @@ typedef struct CgClass {
     unsigned place_base;        /* struct index of the first stored place */
     unsigned nplaces;           /* stored places (places.c): 0, or one per
                                    place parameter */
-    LLVMValueRef new_fn;        /* mos.new.Name(init params) -> ptr */
-    LLVMTypeRef new_type;
 } CgClass;
 
-/* A function's or method's LLVM counterpart. */
+/* A function's or method's LLVM counterpart (intrinsics). */
 typedef struct CgFunc {
     LLVMValueRef fn;
     LLVMTypeRef type;
 } CgFunc;
+
+/* An instance (reach.c): a function, a method or a class's construction,
+ * for one shape of each place of its context. */
+typedef struct CgInstPlan CgInstPlan;
+typedef struct CgInst {
+    FuncDecl *func;         /* NULL: the construction of cls */
+    ClassDecl *cls;         /* the method's class, the class constructed, or
+                               NULL for a top-level function */
+    const TcLayout **shapes;/* [nctx]: cls's places, then func's own (its
+                               place parameters, then its `pool C` ones);
+                               NULL: a node */
+    unsigned nclass, nctx;
+    bool pooled_this;       /* cls's home is a pool: `this` is a pooled
+                               reference, and the pool a hidden argument */
+    const char *name;       /* of its LLVM function, mangled with the shapes */
+    CgInstPlan *plan;       /* the places it needs at run time */
+    LLVMValueRef fn;
+    LLVMTypeRef type;
+    LLVMValueRef msg_run;   /* its message's run function, once sent */
+} CgInst;
+typedef VEC(CgInst *) CgInstList;
 
 /* One instrumented access of --count-remote (remote.c): a MosRemoteSite. */
 typedef struct CgRemoteSite {
@@ -114,14 +134,14 @@ typedef struct Cg {
     LLVMTypeRef panic_bounds_type;
 
     CgMap classes;              /* ClassDecl * -> CgClass * */
-    CgMap funcs;                /* FuncDecl * -> CgFunc * */
+    CgMap insts;                /* FuncDecl * or ClassDecl * -> CgInstList * */
+    VEC(CgInst *) inst_order;   /* every instance, in the order found */
+    bool reach_done;            /* no instance may be added any more */
+    CgMap pools;                /* PoolDecl * -> its global or slot */
     CgMap strings;              /* literal bytes -> global */
     CgMap cstrings;             /* C string ("FILE:LINE:COL", messages) -> global */
     CgMap intrinsics;           /* intrinsic name -> CgFunc * */
-    CgMap msg_runs;             /* sent method FuncDecl * -> its run function */
-    CgMap place_plan;           /* FuncDecl * or ClassDecl * -> the places
-                                   its code needs at run time (places.c) */
-    VEC(FuncDecl *) pending_runs;   /* run functions declared, body not yet */
+    VEC(CgInst *) pending_runs; /* run functions declared, body not yet */
     VEC(CgRemoteSite) remote_sites; /* --count-remote: mos_remote_table */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
@@ -149,7 +169,10 @@ typedef struct CgFn {
     LLVMBasicBlockRef body;     /* first block of the body */
     LLVMValueRef this_val;      /* methods and constructors, else NULL */
     ClassDecl *cls;             /* the class of this_val */
-    LLVMValueRef *place_args;   /* the values of decl's place parameters */
+    CgInst *inst;               /* the instance being emitted (NULL in
+                                   helpers without places) */
+    LLVMValueRef home;          /* a pooled this's pool (an i64) */
+    LLVMValueRef *place_args;   /* the values of decl's own places */
     LLVMValueRef *slots;        /* Sym.slot -> alloca, created on first use */
     int nslots;
     VEC(CgLoop) loops;
@@ -220,23 +243,41 @@ void cg_add_fn_attr(Cg *cg, LLVMValueRef fn, unsigned kind);
 /* nounwind, no tail calls: for every function defined by the program. */
 void cg_add_defined_fn_attrs(Cg *cg, LLVMValueRef fn);
 
-/* The LLVM function of a top-level function or method. */
-CgFunc *cg_func(Cg *cg, FuncDecl *fd);
+
+/* ---- reach.c ----------------------------------------------------------- */
+
+/* Finds every instance and the places each needs (before anything is
+ * declared). */
+void cg_reach(Cg *cg);
+/* The instance of func (or of cls's construction, func NULL) for these
+ * shapes: one per place of its context. */
+CgInst *cg_inst(Cg *cg, FuncDecl *func, ClassDecl *cls, const TcLayout **shapes);
+/* The instance a caller's call of callee (a method of cls, a function, or
+ * cls's construction) with substitution s reaches. */
+CgInst *cg_callee_inst(Cg *cg, const CgInst *caller, FuncDecl *callee, ClassDecl *cls,
+                       const Subst *s);
+/* Position of p among in's context places, or -1. */
+int cg_ctx_index(const CgInst *in, const Place *p);
+/* The shape (pool layout) of p in in, or NULL for a node. */
+const TcLayout *cg_shape_of(const CgInst *in, const Place *p);
+bool cg_stores_places(Cg *cg, ClassDecl *cls);
+/* Must callers pass in's context place ctx_index (one of its own)? */
+bool cg_needs_place_arg(const CgInst *in, int ctx_index);
 
 /* ---- places.c ---------------------------------------------------------- */
 
-/* Decides which classes store their places and which place parameters
- * callers must pass (before any class or function is declared). */
-void cg_plan_places(Cg *cg);
-bool cg_stores_places(Cg *cg, ClassDecl *cls);
-bool cg_needs_place_arg(Cg *cg, FuncDecl *fd, int j);
-/* The node (an i64) that place p, a term of the current code, stands for. */
+/* The value (an i64: a node, or a pool's address) that place p, a term of
+ * the current code, stands for. */
 LLVMValueRef cg_place_value(CgFn *f, Place *p);
 /* mos_node_id(): the current code's `here`. */
 LLVMValueRef cg_here_value(CgFn *f);
 /* The hidden place arguments of a call of callee with substitution s
- * (callee->place_params.len values). */
-void cg_place_args(CgFn *f, FuncDecl *callee, const Subst *s, LLVMValueRef *out);
+ * (one per place of callee's own). */
+void cg_place_args(CgFn *f, const CgInst *callee, const Subst *s, LLVMValueRef *out);
+/* Word i of a pool's places (its class's place values). */
+LLVMValueRef cg_pool_places_word(CgFn *f, LLVMValueRef pool, int i);
+/* The value of a declared pool (its global, or its slot). */
+LLVMValueRef cg_pool_value(CgFn *f, PoolDecl *pd);
 
 /* ---- remote.c ---------------------------------------------------------- */
 
@@ -252,6 +293,14 @@ void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
 /* Defines mos_remote_table (after every body). */
 void cg_emit_remote_table(Cg *cg);
 
+/* ---- pool.c ------------------------------------------------------------ */
+
+/* Makes the top-level pools, in source order (at the start of the
+ * program). */
+void cg_create_global_pools(CgFn *f);
+/* A new object in pool (a pool's value): its reference. */
+LLVMValueRef cg_pool_alloc(CgFn *f, LLVMValueRef pool, Loc loc);
+
 /* ---- stmt.c ------------------------------------------------------------ */
 
 /* Starts emitting into `fn`: entry and body blocks, debug scope. */
@@ -261,8 +310,8 @@ void cg_fn_begin(CgFn *f, Cg *cg, LLVMValueRef fn, FuncDecl *decl, Loc loc,
 void cg_fn_finish(CgFn *f, const Type *result);
 /* The alloca of a local, created in the entry block on first use. */
 LLVMValueRef cg_slot(CgFn *f, Sym *sym);
-/* Emits a whole function or method body. */
-void cg_emit_function(Cg *cg, FuncDecl *fd);
+/* Emits the body of a function's or method's instance. */
+void cg_emit_function(Cg *cg, CgInst *in);
 /* Has the current block already ended (return, break, continue)? */
 bool cg_terminated(CgFn *f);
 
@@ -277,6 +326,8 @@ LLVMValueRef cg_cond(CgFn *f, Expr *e);
  * place a division by zero is reported at. */
 LLVMValueRef cg_arith(CgFn *f, BinaryOp op, const Type *type, const Type *rtype,
                       LLVMValueRef l, LLVMValueRef r, Loc loc);
+/* Marks a load as reading memory that never changes once reachable. */
+void cg_mark_invariant(Cg *cg, LLVMValueRef load);
 /* Can the compiler see that e is never null (this, new, literals)? */
 bool cg_known_nonnull(const Expr *e);
 /* Loads/stores a value of type t at addr, in memory representation (bool
@@ -318,10 +369,11 @@ LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
 
 /* Creates the struct types of every class (before anything else). */
 void cg_declare_classes(Cg *cg);
-/* Declares the constructors (after the struct types). */
-void cg_declare_constructors(Cg *cg);
-/* Emits the constructor of cls. */
-void cg_emit_constructor(Cg *cg, ClassDecl *cls);
+/* Declares the constructor of a construction instance (after the struct
+ * types): mos.new.C(its places or its pool, init's parameters). */
+void cg_declare_constructor(Cg *cg, CgInst *in);
+/* Emits the constructor of a construction instance. */
+void cg_emit_constructor(Cg *cg, CgInst *in);
 CgClass *cg_class(Cg *cg, ClassDecl *cls);
 /* The stored place i of obj (an object of cls, which stores places). */
 LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i);
@@ -333,8 +385,9 @@ void cg_init_fields(CgFn *f, ClassDecl *cls);
 
 /* ---- actor.c ----------------------------------------------------------- */
 
-/* Emits mos.new.A for an active class A (and its constructor message). */
-void cg_emit_actor_new(Cg *cg, ClassDecl *cls);
+/* Emits mos.new.A for an active class's construction instance (and its
+ * constructor message). */
+void cg_emit_actor_new(Cg *cg, CgInst *in);
 /* a!m(args); without want_future (an expression statement) the value is
  * a null pointer and the runtime makes no future. */
 LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future);

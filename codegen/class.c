@@ -82,6 +82,8 @@ void cg_declare_classes(Cg *cg)
         c->place_base = c->field_base + (unsigned)n;
         for (unsigned j = 0; j < c->nplaces; j++)
             fields[c->place_base + j] = cg->t_i64;
+        if (c->nplaces)
+            c->has_pointers = true;     /* a place may be a pool's address */
         LLVMStructSetBody(c->type, fields, c->place_base + c->nplaces, 0);
         c->size = LLVMABISizeOfType(cg->td, c->type);
         if (c->size == 0)
@@ -89,37 +91,33 @@ void cg_declare_classes(Cg *cg)
     }
 }
 
-void cg_declare_constructors(Cg *cg)
+/* mos.new.C$shapes(its places, or its pool when it lives in one, then
+ * init's parameters) -> the object */
+void cg_declare_constructor(Cg *cg, CgInst *in)
 {
-    Program *p = cg->program;
-    for (size_t i = 0; i < p->decls.len; i++) {
-        Decl *d = p->decls.items[i];
-        if (d->kind != DECL_CLASS)
-            continue;
-        ClassDecl *cls = d->u.cls;
-        CgClass *c = cg_class(cg, cls);
-        size_t n = cls->init ? cls->init->params.len : 0;
-        unsigned np = c->nplaces;
-        LLVMTypeRef params[n + np + 1];
-        for (unsigned j = 0; j < np; j++)
-            params[j] = cg->t_i64;
-        for (size_t j = 0; j < n; j++)
-            params[np + j] = cg_type(cg, cls->init->params.items[j]->sym->type);
-        c->new_type = LLVMFunctionType(cg->t_ptr, params, (unsigned)(n + np), 0);
-        c->new_fn = LLVMAddFunction(cg->mod, arena_printf("mos.new.%s", cls->name.text),
-                                    c->new_type);
-        LLVMSetLinkage(c->new_fn, LLVMInternalLinkage);
-        cg_add_defined_fn_attrs(cg, c->new_fn);
-        LLVMAddAttributeAtIndex(c->new_fn, LLVMAttributeReturnIndex,
-                                LLVMCreateEnumAttribute(cg->ctx, cg->attr_nonnull, 0));
-        for (unsigned j = 0; j < np; j++) {
-            const char *name = tc_place_name(tc_place_class_param(cls, (int)j));
-            LLVMSetValueName2(LLVMGetParam(c->new_fn, j), name, strlen(name));
-        }
-        for (size_t j = 0; j < n; j++) {
-            const char *name = cls->init->params.items[j]->name.text;
-            LLVMSetValueName2(LLVMGetParam(c->new_fn, np + (unsigned)j), name, strlen(name));
-        }
+    ClassDecl *cls = in->cls;
+    CgClass *c = cg_class(cg, cls);
+    size_t n = cls->init ? cls->init->params.len : 0;
+    unsigned np = in->pooled_this ? 1 : c->nplaces;
+    LLVMTypeRef params[n + np + 1];
+    for (unsigned j = 0; j < np; j++)
+        params[j] = cg->t_i64;
+    for (size_t j = 0; j < n; j++)
+        params[np + j] = cg_type(cg, cls->init->params.items[j]->sym->type);
+    in->type = LLVMFunctionType(cg->t_ptr, params, (unsigned)(n + np), 0);
+    in->fn = LLVMAddFunction(cg->mod, in->name, in->type);
+    LLVMSetLinkage(in->fn, LLVMInternalLinkage);
+    cg_add_defined_fn_attrs(cg, in->fn);
+    LLVMAddAttributeAtIndex(in->fn, LLVMAttributeReturnIndex,
+                            LLVMCreateEnumAttribute(cg->ctx, cg->attr_nonnull, 0));
+    for (unsigned j = 0; j < np; j++) {
+        const char *name = in->pooled_this ? "pool"
+                                           : tc_place_name(tc_place_class_param(cls, (int)j));
+        LLVMSetValueName2(LLVMGetParam(in->fn, j), name, strlen(name));
+    }
+    for (size_t j = 0; j < n; j++) {
+        const char *name = cls->init->params.items[j]->name.text;
+        LLVMSetValueName2(LLVMGetParam(in->fn, np + (unsigned)j), name, strlen(name));
     }
 }
 
@@ -173,34 +171,45 @@ void cg_init_fields(CgFn *f, ClassDecl *cls)
     }
 }
 
-void cg_emit_constructor(Cg *cg, ClassDecl *cls)
+void cg_emit_constructor(Cg *cg, CgInst *in)
 {
+    ClassDecl *cls = in->cls;
     if (cls->is_active) {
-        cg_emit_actor_new(cg, cls);
+        cg_emit_actor_new(cg, in);
         return;
     }
     CgClass *c = cg_class(cg, cls);
     CgFn f;
-    cg_fn_begin(&f, cg, c->new_fn, NULL, cls->loc,
-                arena_printf("new.%s", cls->name.text));
-    LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
-    f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
-                            &size, 1, "this");
+    cg_fn_begin(&f, cg, in->fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
+    f.inst = in;
     f.cls = cls;
-    LLVMValueRef places[c->nplaces + 1];
-    for (unsigned j = 0; j < c->nplaces; j++)
-        places[j] = LLVMGetParam(c->new_fn, j);
-    cg_store_place_fields(&f, f.this_val, cls, places);
+    unsigned np = in->pooled_this ? 1 : c->nplaces;
+    if (in->pooled_this) {
+        /* into the pool: a reference to its next object (pool.c) */
+        f.home = LLVMGetParam(in->fn, 0);
+        f.this_val = cg_pool_alloc(&f, f.home, cls->loc);
+    } else {
+        LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
+        f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
+                                &size, 1, "this");
+        LLVMValueRef places[c->nplaces + 1];
+        for (unsigned j = 0; j < c->nplaces; j++)
+            places[j] = LLVMGetParam(in->fn, j);
+        cg_store_place_fields(&f, f.this_val, cls, places);
+    }
     cg_init_fields(&f, cls);
     if (cls->init) {
-        CgFunc *init = cg_func(cg, cls->init);
+        CgInst *init = cg_inst(cg, cls->init, cls, in->shapes);
         size_t n = cls->init->params.len;
-        LLVMValueRef args[n + 1];
-        args[0] = f.this_val;
+        LLVMValueRef args[n + 2];
+        unsigned k = 0;
+        args[k++] = f.this_val;
+        if (in->pooled_this)
+            args[k++] = f.home;
         for (size_t j = 0; j < n; j++)
-            args[j + 1] = LLVMGetParam(c->new_fn, c->nplaces + (unsigned)j);
+            args[k++] = LLVMGetParam(in->fn, np + (unsigned)j);
         cg_debug_loc(&f, cls->loc);
-        cg_call(&f, init->type, init->fn, args, (unsigned)n + 1, "");
+        cg_call(&f, init->type, init->fn, args, k, "");
         f.calls_user = true;
     }
     LLVMBuildRet(cg->b, f.this_val);

@@ -350,32 +350,60 @@ static void eval_args(CgFn *f, ExprVec *args, LLVMValueRef *out)
         out[i] = cg_expr(f, args->items[i]);
 }
 
-static LLVMValueRef call_func(CgFn *f, FuncDecl *fd, LLVMValueRef self, ExprVec *args,
-                              const Subst *s, bool self_first)
+/* Evaluates the value arguments (not those of `pool C` parameters, which
+ * are places) into out[]; returns how many. */
+static unsigned eval_value_args(CgFn *f, FuncDecl *fd, ExprVec *args, LLVMValueRef *out)
 {
-    CgFunc *fi = cg_func(f->cg, fd);
-    LLVMValueRef argv[args->len + fd->place_params.len + 1];
     unsigned n = 0;
-    if (self_first)
+    for (size_t i = 0; i < args->len; i++) {
+        if (fd->params.items[i]->sym->type->kind == TY_POOL)
+            continue;
+        out[n++] = cg_expr(f, args->items[i]);
+    }
+    return n;
+}
+
+/* Calls the instance `in` of fd: `this` and its pool when it has them,
+ * the hidden places, then the arguments. */
+static LLVMValueRef call_inst(CgFn *f, CgInst *in, LLVMValueRef self, Place *self_home,
+                              ExprVec *args, const Subst *s, Loc null_at)
+{
+    FuncDecl *fd = in->func;
+    size_t np = in->nctx - in->nclass;
+    LLVMValueRef argv[args->len + np + 2];
+    unsigned n = 0;
+    if (fd->owner)
         argv[n++] = self;
-    cg_place_args(f, fd, s, argv + n);
-    n += (unsigned)fd->place_params.len;
-    eval_args(f, args, argv + n);
-    n += (unsigned)args->len;
+    if (in->pooled_this)
+        argv[n++] = cg_place_value(f, self_home);
+    cg_place_args(f, in, s, argv + n);
+    n += (unsigned)np;
+    n += eval_value_args(f, fd, args, argv + n);
+    if (null_at.file) {     /* a method call on another object: as in Java, after the args */
+        cg_debug_loc(f, null_at);
+        cg_null_check(f, self, null_at,
+                      arena_printf("null dereference: method '%s' called on a null '%s'",
+                                   fd->name.text, fd->owner->name.text));
+    }
     f->calls_user = true;
-    return cg_call(f, fi->type, fi->fn, argv, n, arena_printf("call.%s", fd->name.text));
+    return cg_call(f, in->type, in->fn, argv, n, arena_printf("call.%s", fd->name.text));
 }
 
 /* f(args): functions, bare method calls on this, built-ins */
 static LLVMValueRef call(CgFn *f, Expr *e)
 {
     switch (e->u.call.res) {
-    case RES_FUNC:
-        return call_func(f, e->u.call.func, NULL, &e->u.call.args, e->u.call.subst, false);
-    case RES_METHOD:
+    case RES_FUNC: {
+        CgInst *in = cg_callee_inst(f->cg, f->inst, e->u.call.func, NULL, e->u.call.subst);
+        return call_inst(f, in, NULL, NULL, &e->u.call.args, e->u.call.subst, LOC_NONE);
+    }
+    case RES_METHOD: {
         ASSERT(f->this_val, "a bare method call is inside a class");
-        return call_func(f, e->u.call.func, f->this_val, &e->u.call.args, e->u.call.subst,
-                         true);
+        FuncDecl *fd = e->u.call.func;
+        CgInst *in = cg_callee_inst(f->cg, f->inst, fd, fd->owner, e->u.call.subst);
+        return call_inst(f, in, f->this_val, tc_place_class_param(fd->owner, 0),
+                         &e->u.call.args, e->u.call.subst, LOC_NONE);
+    }
     case RES_BUILTIN: case RES_CONVERT:
         return cg_builtin(f, e);
     default:
@@ -390,21 +418,11 @@ static LLVMValueRef method_call(CgFn *f, Expr *e)
 {
     Expr *objx = e->u.method_call.object;
     FuncDecl *fd = e->u.method_call.func;
-    CgFunc *fi = cg_func(f->cg, fd);
-    ExprVec *args = &e->u.method_call.args;
-    size_t np = fd->place_params.len;
-    LLVMValueRef argv[args->len + np + 1];
-    argv[0] = cg_expr(f, objx);
-    cg_place_args(f, fd, e->u.method_call.subst, argv + 1);
-    eval_args(f, args, argv + 1 + np);
-    cg_debug_loc(f, e->u.method_call.method.loc);
-    if (!cg_known_nonnull(objx))
-        cg_null_check(f, argv[0], e->u.method_call.method.loc,
-                      arena_printf("null dereference: method '%s' called on a null '%s'",
-                                   fd->name.text, fd->owner->name.text));
-    f->calls_user = true;
-    return cg_call(f, fi->type, fi->fn, argv, (unsigned)(args->len + np) + 1,
-                   arena_printf("call.%s", fd->name.text));
+    CgInst *in = cg_callee_inst(f->cg, f->inst, fd, fd->owner, e->u.method_call.subst);
+    LLVMValueRef self = cg_expr(f, objx);
+    return call_inst(f, in, self, ty_home(objx->type), &e->u.method_call.args,
+                     e->u.method_call.subst,
+                     cg_known_nonnull(objx) ? LOC_NONE : e->u.method_call.method.loc);
 }
 
 /* The place values a `new` passes its class's constructor: the place
@@ -426,17 +444,22 @@ static void new_places(CgFn *f, Expr *e, unsigned n, LLVMValueRef *out)
                                                     : cg_place_value(f, e->type->places[i]);
 }
 
+/* new C<places>(args): the constructor instance for the places' shapes,
+ * given the places' values (or the pool) first */
 static LLVMValueRef new_object(CgFn *f, Expr *e)
 {
-    CgClass *c = cg_class(f->cg, e->u.new_obj.cls);
+    ClassDecl *k = e->u.new_obj.cls;
+    CgClass *c = cg_class(f->cg, k);
+    CgInst *in = cg_callee_inst(f->cg, f->inst, NULL, k, e->u.new_obj.subst);
+    unsigned np = in->pooled_this ? 1 : c->nplaces;
     ExprVec *args = &e->u.new_obj.args;
-    LLVMValueRef argv[args->len + c->nplaces + 1];
-    new_places(f, e, c->nplaces, argv);
-    eval_args(f, args, argv + c->nplaces);
+    LLVMValueRef argv[args->len + np + 1];
+    new_places(f, e, np, argv);
+    eval_args(f, args, argv + np);
     cg_debug_loc(f, e->loc);
     f->calls_user = true;
-    return cg_call(f, c->new_type, c->new_fn, argv, (unsigned)args->len + c->nplaces,
-                   arena_printf("new.%s", e->u.new_obj.cls->name.text));
+    return cg_call(f, in->type, in->fn, argv, (unsigned)args->len + np,
+                   arena_printf("new.%s", k->name.text));
 }
 
 /* A new array of type t (under --count-remote, recorded at its place). */

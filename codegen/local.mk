@@ -14,5 +14,7 @@ mosaicc_SOURCES += \
 	codegen/checks.c \
 	codegen/access.c \
 	codegen/places.c \
+	codegen/reach.c \
+	codegen/pool.c \
 	codegen/remote.c \
 	codegen/debug.c

@@ -235,80 +235,75 @@ LLVMValueRef cg_where(Cg *cg, Loc loc)
 
 /* ---- declarations ------------------------------------------------------ */
 
-CgFunc *cg_func(Cg *cg, FuncDecl *fd)
+/* Is parameter p of type `pool C`?  Such a parameter is a place, passed
+ * as a hidden argument like the function's other places. */
+static bool is_pool_param(const Param *p)
 {
-    CgFunc *fi = cg_map_get_ptr(&cg->funcs, fd);
-    ASSERT(fi, "every function is declared before bodies are emitted");
-    return fi;
+    return p->sym && p->sym->type && p->sym->type->kind == TY_POOL;
 }
 
-/* mos.fn.f(params) or mos.m.C.m(this, params), with one hidden i64 per
- * place parameter of its own after `this` (places.c). */
-static void declare_function(Cg *cg, FuncDecl *fd)
+/* The LLVM function of a function's or method's instance:
+ * mos.fn.f$shapes(places..., params) or mos.m.C.m$shapes(this, [pool,]
+ * places..., params), with one hidden i64 per place of its own after
+ * `this` (places.c), and the pool of a pooled `this` before them. */
+static void declare_function(Cg *cg, CgInst *in)
 {
-    LLVMTypeRef params[fd->params.len + fd->place_params.len + 1];
+    FuncDecl *fd = in->func;
+    unsigned nplaces = in->nctx - in->nclass;
+    LLVMTypeRef params[fd->params.len + nplaces + 2];
     unsigned n = 0;
     if (fd->owner)
         params[n++] = cg->t_ptr;                /* this */
-    for (size_t i = 0; i < fd->place_params.len; i++)
+    if (in->pooled_this)
+        params[n++] = cg->t_i64;                /* this's pool */
+    for (unsigned i = 0; i < nplaces; i++)
         params[n++] = cg->t_i64;
     for (size_t i = 0; i < fd->params.len; i++)
-        params[n++] = cg_type(cg, fd->params.items[i]->sym->type);
-    CgFunc *fi = ARENA_NEW(CgFunc);
-    fi->type = LLVMFunctionType(cg_type(cg, fd->result_type), params, n, 0);
-    const char *name = fd->owner
-        ? arena_printf("mos.m.%s.%s", fd->owner->name.text, fd->name.text)
-        : arena_printf("mos.fn.%s", fd->name.text);
-    fi->fn = LLVMAddFunction(cg->mod, name, fi->type);
-    LLVMSetLinkage(fi->fn, LLVMInternalLinkage);
-    cg_add_defined_fn_attrs(cg, fi->fn);
+        if (!is_pool_param(fd->params.items[i]))
+            params[n++] = cg_type(cg, fd->params.items[i]->sym->type);
+    in->type = LLVMFunctionType(cg_type(cg, fd->result_type), params, n, 0);
+    in->fn = LLVMAddFunction(cg->mod, in->name, in->type);
+    LLVMSetLinkage(in->fn, LLVMInternalLinkage);
+    cg_add_defined_fn_attrs(cg, in->fn);
     n = 0;
     if (fd->owner)
-        LLVMSetValueName2(LLVMGetParam(fi->fn, n++), "this", 4);
-    for (size_t i = 0; i < fd->place_params.len; i++) {
-        const char *pname = arena_printf("%s.place", fd->place_params.items[i].text);
-        LLVMSetValueName2(LLVMGetParam(fi->fn, n++), pname, strlen(pname));
+        LLVMSetValueName2(LLVMGetParam(in->fn, n++), "this", 4);
+    if (in->pooled_this)
+        LLVMSetValueName2(LLVMGetParam(in->fn, n++), "this.pool", 9);
+    for (unsigned i = 0; i < nplaces; i++) {
+        const char *pname = arena_printf("%s.place",
+                                         tc_place_name(tc_place_func_param(fd, (int)i)));
+        LLVMSetValueName2(LLVMGetParam(in->fn, n++), pname, strlen(pname));
     }
     for (size_t i = 0; i < fd->params.len; i++) {
+        if (is_pool_param(fd->params.items[i]))
+            continue;
         const char *pname = fd->params.items[i]->name.text;
-        LLVMSetValueName2(LLVMGetParam(fi->fn, n++), pname, strlen(pname));
+        LLVMSetValueName2(LLVMGetParam(in->fn, n++), pname, strlen(pname));
     }
-    cg_map_put_ptr(&cg->funcs, fd, fi);
 }
 
 static void declare_all(Cg *cg)
 {
-    Program *p = cg->program;
-    cg_plan_places(cg);
+    cg_reach(cg);
     cg_declare_classes(cg);
-    cg_declare_constructors(cg);
-    for (size_t i = 0; i < p->decls.len; i++) {
-        Decl *d = p->decls.items[i];
-        if (d->kind == DECL_FUNC) {
-            declare_function(cg, d->u.func);
-        } else if (d->kind == DECL_CLASS) {
-            ClassDecl *cls = d->u.cls;
-            for (size_t j = 0; j < cls->methods.len; j++)
-                declare_function(cg, cls->methods.items[j]);
-        } else if (d->kind == DECL_POOL) {
-            INTERNAL_ERROR("codegen: pools are not supported yet");
-        }   /* a layout is compiled where a pool uses it */
+    for (size_t i = 0; i < cg->inst_order.len; i++) {
+        CgInst *in = cg->inst_order.items[i];
+        if (in->func)
+            declare_function(cg, in);
+        else
+            cg_declare_constructor(cg, in);
     }
 }
 
 static void emit_all(Cg *cg)
 {
-    Program *p = cg->program;
-    for (size_t i = 0; i < p->decls.len; i++) {
-        Decl *d = p->decls.items[i];
-        if (d->kind == DECL_FUNC) {
-            cg_emit_function(cg, d->u.func);
-        } else if (d->kind == DECL_CLASS) {
-            ClassDecl *cls = d->u.cls;
-            cg_emit_constructor(cg, cls);
-            for (size_t j = 0; j < cls->methods.len; j++)
-                cg_emit_function(cg, cls->methods.items[j]);
-        }
+    for (size_t i = 0; i < cg->inst_order.len; i++) {
+        CgInst *in = cg->inst_order.items[i];
+        if (in->func)
+            cg_emit_function(cg, in);
+        else
+            cg_emit_constructor(cg, in);
     }
 }
 
@@ -325,7 +320,9 @@ static void emit_program_main(Cg *cg)
 
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, main_fd->loc, "mos_program_main");
-    CgFunc *mi = cg_func(cg, main_fd);
+    cg_create_global_pools(&f);
+    const TcLayout *none[1] = {NULL};
+    CgInst *mi = cg_inst(cg, main_fd, NULL, none);
     LLVMValueRef status = cg_call(&f, mi->type, mi->fn, &args,
                                   main_fd->params.len ? 1 : 0, "status");
     if (main_fd->result_type->kind == TY_INT)

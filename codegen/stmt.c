@@ -417,28 +417,35 @@ static void emit_stmt(CgFn *f, Stmt *s)
     INTERNAL_ERROR("codegen: pools are not supported yet");
 }
 
-/* def f(params): T { body }  — also methods, with `this` first. */
-void cg_emit_function(Cg *cg, FuncDecl *fd)
+/* def f(params): T { body }  — also methods, with `this` first; one
+ * instance (reach.c) at a time. */
+void cg_emit_function(Cg *cg, CgInst *in)
 {
-    CgFunc *fi = cg_func(cg, fd);
+    FuncDecl *fd = in->func;
     CgFn f;
     const char *dname = fd->owner
         ? arena_printf("%s.%s", fd->owner->name.text, fd->name.text)
         : fd->name.text;
-    cg_fn_begin(&f, cg, fi->fn, fd, fd->loc, dname);
+    cg_fn_begin(&f, cg, in->fn, fd, fd->loc, dname);
+    f.inst = in;
     unsigned n = 0;
     if (fd->owner)
-        f.this_val = LLVMGetParam(fi->fn, n++);
+        f.this_val = LLVMGetParam(in->fn, n++);
+    if (in->pooled_this)
+        f.home = LLVMGetParam(in->fn, n++);
     f.cls = fd->owner;
-    if (fd->place_params.len) {
-        f.place_args = arena_alloc(fd->place_params.len * sizeof *f.place_args);
-        for (size_t i = 0; i < fd->place_params.len; i++)
-            f.place_args[i] = LLVMGetParam(fi->fn, n++);
+    size_t np = in->nctx - in->nclass;
+    if (np) {
+        f.place_args = arena_alloc(np * sizeof *f.place_args);
+        for (size_t i = 0; i < np; i++)
+            f.place_args[i] = LLVMGetParam(in->fn, n++);
     }
     for (size_t i = 0; i < fd->params.len; i++) {
         Sym *sym = fd->params.items[i]->sym;
+        if (sym->type->kind == TY_POOL)
+            continue;       /* a place: among the hidden arguments */
         LLVMValueRef slot = make_slot(&f, sym, (int)i + 1);
-        LLVMBuildStore(cg->b, LLVMGetParam(fi->fn, n++), slot);
+        LLVMBuildStore(cg->b, LLVMGetParam(in->fn, n++), slot);
     }
     emit_block(&f, fd->body);
     if (!cg_terminated(&f) && fd->result_type->kind == TY_UNIT)

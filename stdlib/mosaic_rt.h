@@ -106,6 +106,53 @@ void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future);
 void *mos_send(void *actor, void *message, const char *where);
 int64_t mos_future_get(void *future, const char *where);
 
+/* ---- Pools (LANGUAGE.md §6) -------------------------------------------
+ *
+ * A pool is a MosPool: its objects are numbered 1, 2, … in allocation
+ * order, and a reference to one is that number (0 is null), held in a
+ * pointer-sized value.  Each cluster of the pool's layout is one
+ * contiguous array of records, `stride` bytes each, reserved once for
+ * MOS_POOL_MAX_OBJECTS objects (address space only; pages are committed as
+ * objects arrive), so it never moves.  Field f of object r, in cluster k at
+ * offset o, is at clusters[k].bias + r * clusters[k].stride + o, where
+ * bias is the cluster's start minus one stride: codegen knows k, o and
+ * the stride of every field for the pool's layout and emits exactly that.
+ * A cluster that holds pointers is a root of the collector for the part
+ * in use.  The pool's node (where its objects live) and the values of its
+ * class's places (places[i] for place i > 0) are set by codegen after
+ * mos_pool_new.  MosPoolShape describes a layout, one constant per layout
+ * in the program. */
+typedef struct MosPoolShape {
+    const char *name;               /* the pool's name, for messages */
+    int64_t nclusters;
+    int64_t nplaces;                /* its class's place parameters */
+    const int64_t *strides;         /* [nclusters] */
+    const int64_t *pointers;        /* [nclusters]: 1 if it holds pointers */
+} MosPoolShape;
+typedef struct MosPoolCluster {
+    char *bias;                     /* start - stride */
+    int64_t stride;
+    char *start;
+    int64_t pointers;
+} MosPoolCluster;
+typedef struct MosPool {
+    int64_t size;                   /* objects so far */
+    int64_t node;
+    int64_t capacity;               /* objects the roots cover */
+    int64_t nclusters;
+    const char *name;
+    int64_t *places;
+    MosPoolCluster clusters[];
+} MosPool;
+#define MOS_POOL_SIZE_OFFSET 0
+#define MOS_POOL_NODE_OFFSET 8
+#define MOS_POOL_PLACES_OFFSET 40
+#define MOS_POOL_CLUSTERS_OFFSET 48
+#define MOS_POOL_CLUSTER_BYTES 32       /* bias first */
+#define MOS_POOL_MAX_OBJECTS ((int64_t)1 << 28)
+MosPool *mos_pool_new(const MosPoolShape *shape, int64_t node);
+int64_t mos_pool_alloc(MosPool *pool, const char *where);
+
 /* ---- Remote-access counting (LANGUAGE.md §5, --count-remote) ----------
  *
  * A program compiled with --count-remote defines mos_remote_table: one
