@@ -263,10 +263,14 @@ static void reach_expr(Reach *r, Expr *e)
         call_needs(r, j, e->u.method_call.subst, ty_home(e->u.method_call.object->type));
         return;
     }
-    case EX_NEW:
+    case EX_NEW: {
+        TypeExpr *te = e->u.new_obj.class_type;     /* node(e) first */
+        for (size_t i = 0; i < te->places.len; i++)
+            reach_expr(r, te->places.items[i]->node_expr);
         reach_exprs(r, &e->u.new_obj.args);
         reach_new(r, e);
         return;
+    }
     case EX_NEW_ARRAY:
         reach_expr(r, e->u.new_array.length);
         if (cg->opt->count_remote)

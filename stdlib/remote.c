@@ -40,6 +40,16 @@ static _Atomic uint64_t *site_counts;   /* [site][0 read, 1 write] */
 static _Atomic uint64_t *pair_counts;   /* [from][to][0 read, 1 write] */
 static int64_t nnodes;
 static atomic_flag reported = ATOMIC_FLAG_INIT;
+/* The report's memory, taken at start-up: the report may be written from
+ * the fault handler, where allocating is not safe. */
+struct LineCount {
+    int64_t line;
+    uint64_t reads, writes;
+    int unpredicted;
+};
+static struct LineCount *lines;
+static char *report_buf;
+static size_t report_cap;
 
 _Static_assert(sizeof(MosRemoteSite) == 16, "codegen emits { i64, i64 } sites");
 _Static_assert(sizeof(MosRemoteTable) == 24, "codegen emits { i64, ptr, ptr }");
@@ -58,7 +68,11 @@ void rt_remote_start(void)
     size_t nsites = table->nsites > 0 ? (size_t)table->nsites : 1;
     site_counts = calloc(nsites * 2, sizeof *site_counts);
     pair_counts = calloc((size_t)(nnodes * nnodes * 2), sizeof *pair_counts);
-    if (!site_counts || !pair_counts)
+    lines = calloc(nsites, sizeof(struct LineCount));
+    /* a line per pair and per site, each well under 96 bytes besides the path */
+    report_cap = (nsites + (size_t)(nnodes * nnodes) + 1) * (96 + strlen(table->file));
+    report_buf = malloc(report_cap);
+    if (!site_counts || !pair_counts || !lines || !report_buf)
         rt_panicf(RT_NOWHERE, "out of memory: cannot count remote accesses");
     /* arrays start MOS_ARRAY_NODE_PREFIX bytes into their blocks */
     GC_register_displacement(MOS_ARRAY_NODE_PREFIX);
@@ -81,19 +95,14 @@ void mos_cr_access(int64_t node, int64_t site, int32_t write)
 
 /* ---- the report ------------------------------------------------------------- */
 
-typedef struct LineCount {
-    int64_t line;
-    uint64_t reads, writes;
-    int unpredicted;
-} LineCount;
 
 static int by_line(const void *a, const void *b)
 {
-    const LineCount *x = a, *y = b;
+    const struct LineCount *x = a, *y = b;
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* A growing text buffer, written out in one go at the end. */
+/* The report's text, in report_buf, written out in one go at the end. */
 typedef struct Out {
     char *buf;
     size_t len, cap;
@@ -102,25 +111,14 @@ typedef struct Out {
 static void out_printf(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out_printf(Out *o, const char *fmt, ...)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(o->buf ? o->buf + o->len : NULL, o->buf ? o->cap - o->len : 0,
-                          fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if (o->buf && o->len + (size_t)n < o->cap) {
-            o->len += (size_t)n;
-            return;
-        }
-        size_t cap = (o->cap ? o->cap * 2 : 4096) + (size_t)n;
-        char *nb = realloc(o->buf, cap);
-        if (!nb)
-            return;
-        o->buf = nb;
-        o->cap = cap;
-    }
+    if (o->len >= o->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->len += (size_t)n < o->cap - o->len ? (size_t)n : o->cap - o->len - 1;
 }
 
 static uint64_t count(_Atomic uint64_t *c)
@@ -132,7 +130,7 @@ void rt_remote_report(void)
 {
     if (!site_counts || atomic_flag_test_and_set(&reported))
         return;
-    Out o = {0};
+    Out o = {report_buf, 0, report_cap};
     uint64_t reads = 0, writes = 0;
     for (int64_t i = 0; i < nnodes * nnodes; i++) {
         reads += count(&pair_counts[i * 2]);
@@ -149,18 +147,17 @@ void rt_remote_report(void)
                            (long long)from, (long long)to, (unsigned long long)r,
                            (unsigned long long)w);
         }
-    LineCount *lines = calloc((size_t)(table->nsites > 0 ? table->nsites : 1), sizeof *lines);
     size_t nlines = 0;
-    for (int64_t s = 0; lines && s < table->nsites; s++) {
+    for (int64_t s = 0; s < table->nsites; s++) {
         uint64_t r = count(&site_counts[s * 2]), w = count(&site_counts[s * 2 + 1]);
         if (!r && !w)
             continue;
-        lines[nlines++] = (LineCount){table->sites[s].line, r, w, !table->sites[s].predicted};
+        lines[nlines++] = (struct LineCount){table->sites[s].line, r, w,
+                                             !table->sites[s].predicted};
     }
-    if (lines)
-        qsort(lines, nlines, sizeof *lines, by_line);
+    qsort(lines, nlines, sizeof *lines, by_line);
     for (size_t i = 0; i < nlines;) {
-        LineCount sum = lines[i];
+        struct LineCount sum = lines[i];
         size_t j = i + 1;
         for (; j < nlines && lines[j].line == sum.line; j++) {
             sum.reads += lines[j].reads;
@@ -172,12 +169,10 @@ void rt_remote_report(void)
                    (unsigned long long)sum.writes, sum.unpredicted ? " (not predicted)" : "");
         i = j;
     }
-    free(lines);
-    for (size_t done = 0; o.buf && done < o.len;) {
+    for (size_t done = 0; done < o.len;) {
         ssize_t w = write(STDERR_FILENO, o.buf + done, o.len - done);
         if (w <= 0)
             break;
         done += (size_t)w;
     }
-    free(o.buf);
 }

@@ -153,11 +153,6 @@ Type *tc_name(Checker *c, Expr *e, bool assign);
 /* Checks e (as a value) against `want`: E0200 "type mismatch" if it is not
  * assignable.  Returns false only after reporting that mismatch. */
 bool tc_expect(Checker *c, Expr *e, Type *want);
-/* A value of type got (from e) stored where the member type `declared`,
- * read through the receiver substitution s, is expected: refused (E0300)
- * when s turns one of declared's places into `?` — the receiver's place is
- * unknown, and nothing is known to live there.  True when it fits. */
-bool tc_fits_receiver(Checker *c, Expr *e, Type *got, Type *declared, const Subst *s);
 /* Reports that e, of type `got`, does not fit `want`: E0300 when the two
  * differ only in places, else E0200. */
 void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want);

@@ -57,6 +57,19 @@ static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *
         infer_places(f, want->elem, got->elem, s);
 }
 
+/* Does t mention a place parameter of f that s does not bind yet? */
+static bool mentions_open_place(FuncDecl *f, const Type *t, const Subst *s)
+{
+    if (!t)
+        return false;
+    for (uint32_t i = 0; i < t->nplaces; i++) {
+        Place *p = t->places[i];
+        if (p->tag == PL_PARAM && p->func == f && !tc_subst_lookup(s, p))
+            return true;
+    }
+    return (t->kind == TY_ARRAY || t->kind == TY_FUT) && mentions_open_place(f, t->elem, s);
+}
+
 /* Does the written type te give no place where `want` (its resolved,
  * substituted form) differs from `got`?  Then the expected place is the
  * default one, read from the receiver's point of view: worth a note. */
@@ -133,8 +146,12 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
             got[i] = ty_error;      /* checked: nothing more to say below */
             continue;
         }
-        got[i] = tc_value(c, args->items[i], want);
+        /* a hint that still names f's own open places would only
+         * mislead a literal: it then types itself */
+        got[i] = tc_value(c, args->items[i], mentions_open_place(f, want, s) ? NULL : want);
         saw_error |= got[i]->kind == TY_ERROR;
+        /* each `?` of an argument is one unknown node of its own */
+        got[i] = tc_open_type(got[i]);
         infer_places(f, tc_param_type(p), got[i], s);
     }
     for (size_t i = 0; i < f->place_params.len; i++) {
@@ -154,11 +171,8 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         if (!args->items[i] || !p)
             continue;
         Type *want = tc_subst_type(s, tc_param_type(p));
-        if (ty_assignable(got[i], want)) {
-            if (!tc_fits_receiver(c, args->items[i], got[i], tc_param_type(p), s))
-                diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+        if (ty_assignable(got[i], want))
             continue;
-        }
         tc_report_mismatch(c, args->items[i], got[i], want);
         diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
         if (ty_same_shape(got[i], want))
@@ -371,6 +385,13 @@ static Type *resolve_call(Checker *c, Expr *e)
         }
     }
     TopEntry *top = tc_top(c, n);
+    if (top && top->func && top->func == c->main_func) {
+        /* main runs once, as the program, on node 0 (its `here`) */
+        diag_error(callee->loc, DIAG_E0206, "'main' cannot be called");
+        diag_note(top->func->name.loc, "'main' is where the program starts, on node 0");
+        check_args_alone(c, args);
+        return ty_error;
+    }
     if (top && top->func)
         return call_func(c, e, top->func, RES_FUNC, arena_printf("'%s'", n));
     if (top && top->cls) {

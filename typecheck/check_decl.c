@@ -112,6 +112,11 @@ static void check_place_params(const NameVec *names, const ClassDecl *outer,
             }
         if (!outer)
             continue;
+        if (!outer->has_place_params && strcmp(n.text, "home") == 0) {
+            diag_error(n.loc, DIAG_E0102, "place parameter 'home' hides the home of class "
+                       "'%s'", outer->name.text);
+            continue;
+        }
         for (size_t j = 0; j < outer->place_params.len; j++)
             if (outer->place_params.items[j].text == n.text) {
                 diag_error(n.loc, DIAG_E0102, "place parameter '%s' hides a place "
@@ -405,10 +410,15 @@ static void check_main(Checker *c)
     FuncDecl *f = e->func;
     bool params_ok = f->params.len == 0;
     if (f->params.len == 1 && f->params.items[0]) {
+        /* the arguments are made by the runtime, on node 0 */
         Type *t = tc_param_type(f->params.items[0]);
         params_ok = t->kind == TY_ERROR ||
-                    (t->kind == TY_ARRAY && t->elem->kind == TY_STRING);
+                    (t->kind == TY_ARRAY && t->elem->kind == TY_STRING &&
+                     t->places[0] == tc_place_node(0));
     }
+    if (f->place_params.len)
+        diag_error(f->place_params.items[0].loc, DIAG_E0207,
+                   "'main' cannot have place parameters");
     if (!params_ok)
         diag_error(f->name.loc, DIAG_E0207,
                    "'main' must take no parameters or one parameter of type '[string]'");

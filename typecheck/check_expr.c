@@ -80,12 +80,27 @@ static void explain_found_place(Checker *c, const Expr *e, const Type *got)
     }
 }
 
+/* Does t have a fresh unknown place (tc_place_opaque) anywhere? */
+static bool mentions_opaque(const Type *t)
+{
+    if (!t)
+        return false;
+    for (uint32_t i = 0; i < t->nplaces; i++)
+        if (t->places[i]->tag == PL_UNKNOWN && t->places[i] != tc_place_unknown())
+            return true;
+    return (t->kind == TY_ARRAY || t->kind == TY_FUT) && mentions_opaque(t->elem);
+}
+
 void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
 {
     if (ty_same_shape(got, want)) {
         diag_error(e->loc, DIAG_E0300, "place mismatch: expected '%s', found '%s'",
                    ty_show(want), ty_show(got));
         explain_found_place(c, e, got);
+        if (mentions_opaque(want))
+            diag_note(LOC_NONE, "each '?' here is an unknown node of its own (a receiver's "
+                      "or an argument's): two may differ, and nothing but null is known to "
+                      "be at one");
         for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++)
             if (want->places[i] == tc_place_unknown() && got->places[i]->tag == PL_PARAM &&
                 !tc_place_is_node(got->places[i])) {
@@ -102,38 +117,6 @@ void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
         (got->kind == TY_FLOAT && want->kind == TY_INT))
         diag_note(LOC_NONE, "numbers are not converted implicitly: use %s(...)",
                   ty_name(want));
-}
-
-/* Does `declared` have a place, other than `?`, that s maps to `?`? */
-static Place *lost_place(const Type *declared, const Subst *s)
-{
-    if (!declared || !s)
-        return NULL;
-    for (uint32_t i = 0; i < declared->nplaces; i++) {
-        Place *p = declared->places[i];
-        if (p != tc_place_unknown() && tc_subst_place(s, p) == tc_place_unknown())
-            return p;
-    }
-    if (declared->kind == TY_ARRAY || declared->kind == TY_FUT)
-        return lost_place(declared->elem, s);
-    return NULL;
-}
-
-bool tc_fits_receiver(Checker *c, Expr *e, Type *got, Type *declared, const Subst *s)
-{
-    (void)c;
-    Place *lost = lost_place(declared, s);
-    if (!lost || got->kind == TY_NULL || got->kind == TY_ERROR)
-        return true;
-    /* `?` here is the receiver's place, unknown: a value known to live
-     * somewhere cannot be said to live there (LANGUAGE.md §5 reads the
-     * signature from the receiver's point of view). */
-    diag_error(e->loc, DIAG_E0300, "place mismatch: expected '%s' at the receiver's place "
-               "'%s', which is unknown here, found '%s'", ty_name(declared),
-               tc_place_name(lost), ty_show(got));
-    diag_note(LOC_NONE, "the receiver's type says '?' for '%s', so no value but 'null' is "
-              "known to be there; give the receiver a known place", tc_place_name(lost));
-    return false;
 }
 
 bool tc_expect(Checker *c, Expr *e, Type *want)

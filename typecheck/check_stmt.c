@@ -165,11 +165,7 @@ static void check_assign(Checker *c, Stmt *s)
     if (!v)
         return;
     if (!s->u.assign.compound) {
-        Expr *t = s->u.assign.target;
-        if (tc_expect(c, v, tt) && t->kind == EX_FIELD && t->u.field.res == RES_FIELD &&
-            t->u.field.decl && t->u.field.decl->field_type)
-            tc_fits_receiver(c, v, v->type, t->u.field.decl->field_type,
-                             tc_subst_receiver(t->u.field.object->type, NULL));
+        tc_expect(c, v, tt);
         return;
     }
     /* x op= e is x = x op e, with x evaluated once. */

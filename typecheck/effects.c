@@ -52,7 +52,8 @@ typedef struct Unit {
     VEC(EffSite *) sites;
     VEC(Edge) calls;
     EffSet summary;
-    bool declared;          /* func declares its effects: */
+    bool declared;          /* func (or declarer) declares its effects: */
+    FuncDecl *declarer;     /* an actor's construction: its init */
     EffSet decl;            /* ... as an effect set (writes include reads) */
 } Unit;
 
@@ -74,9 +75,12 @@ const EffSite *eff_site(const void *node)
     return tc_map_get(&sites, (const char *)node);
 }
 
-/* Adds (place, kind) to set; true when that is new. */
+/* Adds (place, kind) to set; true when that is new.  Every unknown node
+ * is the one `?` of the report. */
 static bool set_add(EffSet *set, Place *place, unsigned kind, Loc at)
 {
+    if (place->tag == PL_UNKNOWN)
+        place = tc_place_unknown();
     for (size_t i = 0; i < set->len; i++) {
         Effect *e = &set->items[i];
         if (e->place != place)
@@ -210,6 +214,9 @@ static void walk_expr(Walk *w, Expr *e)
         site(w, e, e->u.method_call.method.loc, home_of(e->u.method_call.object), EFF_SEND);
         return;
     case EX_NEW: {
+        TypeExpr *te = e->u.new_obj.class_type;     /* node(e): evaluated first */
+        for (size_t i = 0; i < te->places.len; i++)
+            walk_expr(w, te->places.items[i]->node_expr);
         walk_args(w, &e->u.new_obj.args);
         ClassDecl *k = e->u.new_obj.cls;
         if (k->is_active) {
@@ -293,11 +300,13 @@ static void walk_stmt(Walk *w, Stmt *s)
 
 /* ---- units ------------------------------------------------------------------ */
 
-static Place *here_of(const Program *p, const ClassDecl *cls, const FuncDecl *f)
+static FuncDecl *main_func;     /* found once: a program has many functions */
+
+static Place *here_of(const ClassDecl *cls, const FuncDecl *f)
 {
     if (cls && cls->is_active)
         return tc_place_class_param((ClassDecl *)cls, 0);
-    if (f && !f->owner && f == tc_main_function(p))
+    if (f && !f->owner && f == main_func)
         return tc_place_node(0);
     return tc_place_here();
 }
@@ -332,20 +341,27 @@ static Unit *new_unit(const void *key, FuncDecl *f, ClassDecl *cls, Place *here)
     return u;
 }
 
-static void walk_function(const Program *p, FuncDecl *f, ClassDecl *cls)
+static void walk_function(FuncDecl *f, ClassDecl *cls)
 {
-    Unit *u = new_unit(f, f, cls, here_of(p, cls, f));
+    Unit *u = new_unit(f, f, cls, here_of(cls, f));
     if (f->effects)
         declared_set(u, f->effects);
     Walk w = {u};
     walk_stmt(&w, f->body);
 }
 
-/* What `new` of a passive class runs before init: its field
- * initialisers, each a store into the new object at its own line. */
+/* What `new` runs before init: the field initialisers, each a store into
+ * the new object at its own line.  A passive class's run on the creator's
+ * node (`here`) and are part of every `new`; an actor's run as its first
+ * message, at its home, and are checked against its init's declaration. */
 static void walk_construction(ClassDecl *cls)
 {
-    Unit *u = new_unit(cls, NULL, cls, tc_place_here());
+    Place *here = cls->is_active ? tc_place_class_param(cls, 0) : tc_place_here();
+    Unit *u = new_unit(cls, NULL, cls, here);
+    if (cls->is_active && cls->init && cls->init->effects) {
+        declared_set(u, cls->init->effects);
+        u->declarer = cls->init;
+    }
     Walk w = {u};
     for (size_t i = 0; i < cls->fields.len; i++) {
         FieldDecl *fd = cls->fields.items[i];
@@ -419,24 +435,33 @@ static const char *clause_name(unsigned bit)
     return bit == EFF_READ ? "reads" : bit == EFF_WRITE ? "writes" : "sends";
 }
 
+static const char *func_name(const FuncDecl *f)
+{
+    return f->owner ? arena_printf("%s.%s", f->owner->name.text, f->name.text) : f->name.text;
+}
+
 static const char *unit_name(const Unit *u)
 {
     if (!u->func)
-        return u->cls->name.text;
-    return u->func->owner ? arena_printf("%s.%s", u->func->owner->name.text,
-                                         u->func->name.text)
-                          : u->func->name.text;
+        return arena_printf("%s (field initialisers)", u->cls->name.text);
+    return func_name(u->func);
+}
+
+static const FuncDecl *declaring(const Unit *u)
+{
+    return u->declarer ? u->declarer : u->func;
 }
 
 static void note_declaration(const Unit *u)
 {
-    const EffectDecl *d = u->func->effects;
-    diag_note(d->loc, "the effects of '%s' are declared here", unit_name(u));
+    const FuncDecl *f = declaring(u);
+    diag_note(f->effects->loc, "the effects of '%s' are declared here%s", func_name(f),
+              u->declarer ? " (they cover the actor's field initialisers)" : "");
 }
 
 static const char *breaks(const Unit *u, unsigned bit, const Place *p)
 {
-    if (u->func->effects->is_local)
+    if (declaring(u)->effects->is_local)
         return "it is declared 'local'";
     if (bit == EFF_READ)
         return arena_printf("neither 'reads(%s)' nor 'writes(%s)' is declared",
@@ -512,20 +537,19 @@ static void check_declared(Unit *u)
 bool eff_analyse(Program *program)
 {
     int before = diag_error_count();
+    main_func = tc_main_function(program);
     VEC(Unit *) all = {0};
     for (size_t i = 0; i < program->decls.len; i++) {
         Decl *d = program->decls.items[i];
         if (d->kind == DECL_FUNC) {
-            walk_function(program, d->u.func, NULL);
+            walk_function(d->u.func, NULL);
             VEC_PUSH(all, unit_of(d->u.func));
         } else if (d->kind == DECL_CLASS) {
             ClassDecl *k = d->u.cls;
-            if (!k->is_active) {
-                walk_construction(k);
-                VEC_PUSH(all, unit_of(k));
-            }
+            walk_construction(k);
+            VEC_PUSH(all, unit_of(k));
             for (size_t j = 0; j < k->methods.len; j++) {
-                walk_function(program, k->methods.items[j], k);
+                walk_function(k->methods.items[j], k);
                 VEC_PUSH(all, unit_of(k->methods.items[j]));
             }
         }

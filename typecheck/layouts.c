@@ -345,7 +345,7 @@ void tc_check_pool(Checker *c, PoolDecl *pd, bool report)
     Type *t = tc_resolve_type(c, pd->type, report);
     p->node = pd->on ? tc_resolve_place(c, pd->on, report)
                      : pd->is_local ? tc_here(c) : tc_place_node(0);
-    if (pd->on && report && !tc_place_is_node(p->node))
+    if (pd->on && report && (!tc_place_is_node(p->node) || p->node->tag == PL_UNKNOWN))
         diag_error(pd->on->loc, DIAG_E0401, "a pool is on a node: '%s' is not one",
                    tc_place_name(p->node));
     if (t->kind == TY_ERROR)

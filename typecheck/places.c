@@ -115,11 +115,20 @@ Place *tc_place_func_param(FuncDecl *f, int i)
     return ps[i];
 }
 
+Place *tc_place_opaque(void)
+{
+    Place *p = ARENA_NEW(Place);
+    p->tag = PL_UNKNOWN;
+    p->name = "?";
+    return p;
+}
+
 bool tc_place_is_node(const Place *p)
 {
     switch (p->tag) {
     case PL_HERE:
     case PL_NODE:
+    case PL_UNKNOWN:    /* `?` is some node; a fresh unknown is one too */
         return true;
     case PL_PARAM:
         return p->cls && p->cls->is_active && p->index == 0;
@@ -190,12 +199,38 @@ Type *tc_subst_type(const Subst *s, Type *t)
     }
 }
 
+Type *tc_open_type(Type *t)
+{
+    if (!t)
+        return t;
+    switch (t->kind) {
+    case TY_CLASS: {
+        bool changed = false;
+        Place **ps = arena_alloc(t->nplaces * sizeof *ps);
+        for (uint32_t i = 0; i < t->nplaces; i++) {
+            ps[i] = t->places[i] == tc_place_unknown() ? tc_place_opaque() : t->places[i];
+            changed |= ps[i] != t->places[i];
+        }
+        return changed ? ty_class(t->cls, ps, t->nplaces) : t;
+    }
+    case TY_ARRAY:
+        /* the array's own place only: a `?` in its element type says the
+         * elements may each be anywhere, which is not one unknown node */
+        return t->places[0] == tc_place_unknown() ? ty_array(t->elem, tc_place_opaque()) : t;
+    default:
+        return t;
+    }
+}
+
 Subst *tc_subst_receiver(const Type *receiver, Place *here_to)
 {
     Subst *s = ARENA_NEW(Subst);
     if (receiver && receiver->kind == TY_CLASS)
-        for (uint32_t i = 0; i < receiver->nplaces; i++)
-            tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i), receiver->places[i]);
+        for (uint32_t i = 0; i < receiver->nplaces; i++) {
+            Place *p = receiver->places[i];
+            tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i),
+                         p == tc_place_unknown() ? tc_place_opaque() : p);
+        }
     if (here_to && here_to != tc_place_here())
         tc_subst_add(s, tc_place_here(), here_to);
     return s;

@@ -58,7 +58,16 @@ typedef struct Place {
 } Place;
 
 Place *tc_place_here(void);
+/* `?` as written: some node nobody knows. */
 Place *tc_place_unknown(void);
+/* A fresh unknown node, equal to no other place: what one `?` stands for
+ * once it is used (a receiver's place, an argument's).  It converts to
+ * `?`, but nothing converts to it, so a value known to be somewhere cannot
+ * be stored where only that unknown node's objects belong.  Printed "?". */
+Place *tc_place_opaque(void);
+/* t with each `?` of its own places (a class type's, an array type's, not
+ * those of its elements) replaced by a fresh unknown (tc_place_opaque). */
+Type *tc_open_type(Type *t);
 Place *tc_place_node(int64_t k);
 /* The i-th place parameter of a class: `home` (i == 0) for a class that
  * declares none. */
@@ -97,8 +106,9 @@ Place *tc_subst_place(const Subst *s, Place *p);
 /* t with every place mapped through s (t itself when nothing changes). */
 Type *tc_subst_type(const Subst *s, Type *t);
 /* The mapping that reads a member of a `receiver` (a class type) from the
- * outside: the class's parameters become the receiver's arguments, and the
- * member's `here` becomes `here_to`. */
+ * outside: the class's parameters become the receiver's arguments (a `?`
+ * there a fresh unknown, see tc_place_opaque), and the member's `here`
+ * becomes `here_to`. */
 Subst *tc_subst_receiver(const Type *receiver, Place *here_to);
 
 #endif

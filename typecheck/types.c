@@ -131,7 +131,7 @@ bool ty_assignable(const Type *from, const Type *to)
     for (uint32_t i = 0; i < from->nplaces; i++) {
         Place *p = from->places[i], *q = to->places[i];
         if (p != q && !(q == tc_place_unknown() && tc_place_is_node(p)))
-            return false;
+            return false;       /* (a fresh unknown q accepts only itself) */
     }
     return true;
 }
