@@ -6,9 +6,19 @@
 # itself, installing them from Debian when it runs as root, and prints one
 # table.  Its scratch files go to bench/work/ and its CSV results to
 # bench/results/ in the build tree; `make bench-clean` removes the former.
+#
+# The cost of --count-remote (LANGUAGE.md §5, "Measured effects") is measured
+# by bench/run-remote.sh: the programs of bench/remote/, each built with and
+# without the instrumentation, one table.  bench/gen-large.sh writes large
+# generated programs for timing the compiler itself.
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
+EXTRA_DIST += bench/run-remote.sh bench/gen-large.sh
+EXTRA_DIST += bench/remote/fields.mos \
+	bench/remote/local_sum.mos \
+	bench/remote/methods.mos \
+	bench/remote/actor_array.mos
 EXTRA_DIST += bench/savina/startup.mos \
 	bench/savina/pingpong.mos \
 	bench/savina/counting.mos \
@@ -34,11 +44,18 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/chameneos.erl \
 	bench/savina/erlang/big.erl
 
-.PHONY: bench bench-actors bench-clean
-bench: bench-actors
+.PHONY: bench bench-actors bench-remote bench-clean
+# One benchmark after the other, even under `make -j`: two at once would
+# share the cores and spoil both tables.
+bench: all
+	$(MAKE) $(AM_MAKEFLAGS) bench-actors
+	$(MAKE) $(AM_MAKEFLAGS) bench-remote
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
+
+bench-remote: all
+	$(SHELL) $(srcdir)/bench/run-remote.sh ./mosaicc$(EXEEXT)
 
 bench-clean:
 	rm -rf bench/work

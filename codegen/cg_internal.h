@@ -129,6 +129,7 @@ typedef struct Cg {
     LLVMValueRef rt[CG_RT_COUNT];
     LLVMTypeRef rt_type[CG_RT_COUNT];
     LLVMValueRef stack_limit;   /* @mos_stack_limit, thread-local */
+    LLVMValueRef here_node;     /* @mos_here_node, thread-local (remote.c) */
     LLVMValueRef empty_string;  /* "" */
     LLVMValueRef panic_bounds;  /* mos.panic.bounds(where, index, length) */
     LLVMTypeRef panic_bounds_type;

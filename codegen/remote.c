@@ -62,6 +62,19 @@ void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
     CgRemoteSite site = {line, s && s->remote};
     int64_t id = (int64_t)cg->remote_sites.len;
     VEC_PUSH(cg->remote_sites, site);
+    /* if (node != mos_here_node) mos_cr_access(...): a local access costs
+     * a thread-local load and a branch */
+    if (!cg->here_node) {
+        cg->here_node = LLVMAddGlobal(cg->mod, cg->t_i64, "mos_here_node");
+        LLVMSetThreadLocal(cg->here_node, 1);
+        LLVMSetThreadLocalMode(cg->here_node, LLVMInitialExecTLSModel);
+    }
+    LLVMValueRef here = LLVMBuildLoad2(cg->b, cg->t_i64, cg->here_node, "here.node");
+    LLVMValueRef remote = LLVMBuildICmp(cg->b, LLVMIntNE, node, here, "remote");
+    LLVMBasicBlockRef count_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "count.remote");
+    LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "counted");
+    LLVMBuildCondBr(cg->b, remote, count_bb, done_bb);
+    LLVMPositionBuilderAtEnd(cg->b, count_bb);
     for (unsigned bit = 1; bit <= 2; bit <<= 1) {     /* EFF_READ, then EFF_WRITE */
         if (!(kinds & bit))
             continue;
@@ -72,6 +85,8 @@ void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
         };
         cg_call_rt(f, CG_RT_mos_cr_access, args, 3, "");
     }
+    LLVMBuildBr(cg->b, done_bb);
+    LLVMPositionBuilderAtEnd(cg->b, done_bb);
 }
 
 void cg_emit_remote_table(Cg *cg)

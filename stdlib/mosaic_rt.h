@@ -176,6 +176,10 @@ typedef struct MosRemoteTable {
 } MosRemoteTable;
 #define MOS_ARRAY_NODE_PREFIX 16    /* keeps the MosArray 16-byte aligned */
 extern const MosRemoteTable mos_remote_table;
+/* The node of the code the thread runs: its actor's home, 0 in main
+ * (what mos_node_id() answers; instrumented code compares with it before
+ * calling mos_cr_access, so a local access costs a load and a branch). */
+extern __thread int64_t mos_here_node;
 void mos_cr_access(int64_t node, int64_t site, int32_t write);
 MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
                            const char *where, int64_t node);

@@ -200,6 +200,5 @@ int64_t mos_node_of(int64_t k)
 
 int64_t mos_node_id(void)
 {
-    RtActor *a = rt_current_actor;
-    return a ? a->node : 0;
+    return mos_here_node;   /* set by the scheduler with rt_current_actor */
 }

@@ -197,6 +197,7 @@ static pthread_mutex_t blocked_lock = PTHREAD_MUTEX_INITIALIZER;
 static RtWaiter *blocked;
 
 __thread RtActor *rt_current_actor;
+__thread int64_t mos_here_node;
 static __thread RtWorker *self_worker;
 static __thread RtThread self_thread;
 static __thread uint32_t remote_rr;
@@ -650,6 +651,7 @@ static void finish_detached(RtActor *a)
 static int run_turn(RtWorker *w, RtActor *a)
 {
     rt_current_actor = a;
+    mos_here_node = a->node;
     if (atomic_load_explicit(&a->last_worker, memory_order_relaxed) !=
         w->index)
         atomic_store_explicit(&a->last_worker, w->index,
@@ -679,6 +681,7 @@ static int run_turn(RtWorker *w, RtActor *a)
         if (self_worker != w) {
             a->mailbox.out = out;
             rt_current_actor = NULL;
+            mos_here_node = 0;
             finish_detached(a);
             return 0;
         }
@@ -689,6 +692,7 @@ static int run_turn(RtWorker *w, RtActor *a)
         }
     }
     rt_current_actor = NULL;
+    mos_here_node = 0;
     return 1;
 }
 
