@@ -11,7 +11,10 @@
  * same descriptor, so its checks are made once, at the load.
  *
  * Objects are LLVM structs (class.c); an array is a MosArray, its length
- * then its elements (mosaic_rt.h).  Both are reached by plain GEPs.
+ * then its elements (mosaic_rt.h).  Both are reached by plain GEPs.  An
+ * object in a pool is reached through its pool's cluster for the field,
+ * with the layout's constants (pool.c): which it is, the instance's shapes
+ * say (reach.c), never the running program.
  */
 #include <string.h>
 
@@ -131,9 +134,21 @@ void cg_access_check(CgFn *f, CgAccess *a)
         cg_bounds_check(f, a->index, cg_length_word(f, a->base), a->loc);
 }
 
+/* The layout of the pool the accessed object lives in, or NULL. */
+static const TcLayout *pooled(CgFn *f, const CgAccess *a)
+{
+    return a->kind == CG_ACC_FIELD && f->inst ? cg_shape_of(f->inst, ty_home(a->owner)) : NULL;
+}
+
 static LLVMValueRef address(CgFn *f, CgAccess *a)
 {
-    if (!a->addr)
+    if (a->addr)
+        return a->addr;
+    const TcLayout *l = pooled(f, a);
+    if (l)
+        a->addr = cg_pooled_field_addr(f, cg_place_value(f, ty_home(a->owner)), l, a->base,
+                                       a->field);
+    else
         a->addr = a->kind == CG_ACC_FIELD ? cg_field_addr(f, a->base, a->field)
                 : a->kind == CG_ACC_ELEM  ? elem_addr(f, a->base, a->index, a->type)
                                           : a->base;

@@ -296,11 +296,22 @@ void cg_emit_remote_table(Cg *cg);
 
 /* ---- pool.c ------------------------------------------------------------ */
 
-/* Makes the top-level pools, in source order (at the start of the
- * program). */
+/* The globals of the top-level pools (before any body), then the code
+ * that makes them, in source order, at the start of the program. */
+void cg_declare_global_pools(Cg *cg);
 void cg_create_global_pools(CgFn *f);
 /* A new object in pool (a pool's value): its reference. */
 LLVMValueRef cg_pool_alloc(CgFn *f, LLVMValueRef pool, Loc loc);
+/* A `pool` statement: its pools made, in a slot each. */
+void cg_emit_pool_stmt(CgFn *f, Stmt *s);
+/* The number of objects of pool, and its node. */
+LLVMValueRef cg_pool_size(CgFn *f, LLVMValueRef pool);
+LLVMValueRef cg_pool_node(CgFn *f, LLVMValueRef pool);
+/* The address of field fd of the object ref of a pool with layout l. */
+LLVMValueRef cg_pooled_field_addr(CgFn *f, LLVMValueRef pool, const TcLayout *l,
+                                  LLVMValueRef ref, FieldDecl *fd);
+/* P[idx]: checked against the size, the reference. */
+LLVMValueRef cg_pool_index(CgFn *f, LLVMValueRef pool, LLVMValueRef idx, Loc loc);
 
 /* ---- stmt.c ------------------------------------------------------------ */
 

@@ -30,6 +30,8 @@ bool cg_known_nonnull(const Expr *e)
     switch (e->kind) {
     case EX_THIS: case EX_NEW: case EX_NEW_ARRAY: case EX_ARRAY_LIT: case EX_STRING:
         return true;
+    case EX_NAME:       /* the variable of `for o in P` */
+        return e->u.name.res == RES_LOCAL && e->u.name.sym && e->u.name.sym->never_null;
     default:
         return false;
     }
@@ -309,6 +311,8 @@ static LLVMValueRef name_value(CgFn *f, Expr *e)
 static LLVMValueRef field(CgFn *f, Expr *e)
 {
     Expr *objx = e->u.field.object;
+    if (e->u.field.res == RES_POOL_SIZE)    /* P.size: P is a place, not a value */
+        return cg_pool_size(f, cg_place_value(f, ty_home(objx->type)));
     LLVMValueRef obj = cg_expr(f, objx);
     cg_debug_loc(f, e->u.field.field.loc);
     Loc at = e->u.field.field.loc;
@@ -325,15 +329,18 @@ static LLVMValueRef field(CgFn *f, Expr *e)
     default:
         break;
     }
-    INTERNAL_ERROR("codegen: pool sizes are not supported yet");
+    INTERNAL_ERROR("codegen: a field the checker did not resolve");
 }
 
 /* a[i] */
 static LLVMValueRef index_expr(CgFn *f, Expr *e)
 {
     Expr *arrx = e->u.index.object;
-    if (arrx->type->kind != TY_ARRAY)
-        INTERNAL_ERROR("codegen: pool indexing is not supported yet");
+    if (arrx->type->kind == TY_POOL) {      /* P[i] */
+        LLVMValueRef idx = cg_expr(f, e->u.index.index);
+        cg_debug_loc(f, e->loc);
+        return cg_pool_index(f, cg_place_value(f, ty_home(arrx->type)), idx, e->loc);
+    }
     LLVMValueRef arr = cg_expr(f, arrx);
     LLVMValueRef idx = cg_expr(f, e->u.index.index);
     cg_debug_loc(f, e->loc);
@@ -548,7 +555,7 @@ static LLVMValueRef expr(CgFn *f, Expr *e)
     case EX_HERE:
         break;
     }
-    INTERNAL_ERROR("codegen: places are not supported yet");
+    INTERNAL_ERROR("codegen: a place used as a value");
 }
 
 LLVMValueRef cg_expr(CgFn *f, Expr *e)

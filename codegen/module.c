@@ -287,6 +287,7 @@ static void declare_all(Cg *cg)
 {
     cg_reach(cg);
     cg_declare_classes(cg);
+    cg_declare_global_pools(cg);
     for (size_t i = 0; i < cg->inst_order.len; i++) {
         CgInst *in = cg->inst_order.items[i];
         if (in->func)

@@ -47,6 +47,9 @@ bool cg_counts(CgFn *f, const Type *t)
 
 LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
 {
+    /* an object in a pool lives on the pool's node */
+    if (t->kind == TY_CLASS && f->inst && cg_shape_of(f->inst, ty_home(t)))
+        return cg_pool_node(f, cg_place_value(f, ty_home(t)));
     return node_of(f, ptr, t->kind == TY_CLASS ? t->cls : NULL);
 }
 

@@ -311,12 +311,56 @@ static void emit_for_range(CgFn *f, Stmt *s)
  * The array is evaluated once (iter slot) and must not be null; its length
  * is read once (lengths never change); elements are read without a bounds
  * check since 0 <= index < length. */
+/* for o in P { }
+ * The pool's size is read once: objects allocated by the body are not
+ * visited (as for arrays, LANGUAGE.md §9).  o is the reference 1, 2, …, so
+ * it is never null and accesses through it need no check (cg_known_nonnull). */
+static void emit_for_pool(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Expr *iterable = s->u.for_in.iterable;
+    Sym *var = s->u.for_in.sym;
+    LLVMValueRef pool = cg_place_value(f, ty_home(iterable->type));
+    LLVMValueRef size = cg_pool_size(f, pool);
+    LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
+    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, 0, 0), index);
+    LLVMValueRef var_slot = cg_slot(f, var);
+
+    LLVMBasicBlockRef cond_bb = new_block(f, "for.cond");
+    LLVMBasicBlockRef body_bb = new_block(f, "for.body");
+    LLVMBasicBlockRef step_bb = new_block(f, "for.step");
+    LLVMBasicBlockRef end_bb = new_block(f, "for.end");
+    LLVMBuildBr(cg->b, cond_bb);
+
+    start_block(f, cond_bb);
+    LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, size, "for.more"),
+                    body_bb, end_bb);
+
+    start_block(f, body_bb);
+    LLVMValueRef n = LLVMBuildNUWAdd(cg->b, i, LLVMConstInt(cg->t_i64, 1, 0), "number");
+    LLVMBuildStore(cg->b, LLVMBuildIntToPtr(cg->b, n, cg->t_ptr, var->name), var_slot);
+    push_loop(f, end_bb, step_bb);
+    emit_block(f, s->u.for_in.body);
+    f->loops.len--;
+    branch_to(f, step_bb);
+
+    start_block(f, step_bb);
+    LLVMValueRef cur = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
+    LLVMBuildStore(cg->b, LLVMBuildNSWAdd(cg->b, cur, LLVMConstInt(cg->t_i64, 1, 0),
+                                          "index.next"), index);
+    LLVMBuildBr(cg->b, cond_bb);
+    start_block(f, end_bb);
+}
+
 static void emit_for_in(CgFn *f, Stmt *s)
 {
     Cg *cg = f->cg;
     Expr *iterable = s->u.for_in.iterable;
-    if (iterable->type->kind != TY_ARRAY)
-        INTERNAL_ERROR("codegen: for-in over pools is not supported yet");
+    if (iterable->type->kind == TY_POOL) {
+        emit_for_pool(f, s);
+        return;
+    }
     Type *elem = iterable->type->elem;
     Sym *var = s->u.for_in.sym;
     LLVMValueRef arr = cg_expr(f, iterable);
@@ -412,9 +456,10 @@ static void emit_stmt(CgFn *f, Stmt *s)
         emit_block(f, s);
         return;
     case ST_POOL:
-        break;
+        cg_emit_pool_stmt(f, s);
+        return;
     }
-    INTERNAL_ERROR("codegen: pools are not supported yet");
+    INTERNAL_ERROR("codegen: a statement the checker does not know");
 }
 
 /* def f(params): T { body }  — also methods, with `this` first; one

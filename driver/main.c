@@ -231,11 +231,6 @@ static int run_driver(int argc, char **argv)
         tc_print_layouts(stdout);
         return EXIT_OK;
     }
-    if (tc_pool_count() > 0) {
-        diag_error_noloc(DIAG_E0900, "pools are checked but not compiled yet; "
-                         "--check, --effects and --layouts work");
-        return EXIT_ERRORS;
-    }
 
     return compile(&o, program);
 }

@@ -25,7 +25,8 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/float_format.c \
 	stdlib/print.c \
 	stdlib/builtins.c \
-	stdlib/remote.c
+	stdlib/remote.c \
+	stdlib/pool.c
 stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 

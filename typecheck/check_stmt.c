@@ -227,6 +227,7 @@ static void check_for_in(Checker *c, Stmt *s)
     tc_scope_push(c);
     Name v = s->u.for_in.var;
     s->u.for_in.sym = tc_new_sym(c, SYM_LOOP, v.text, v.loc, elem);
+    s->u.for_in.sym->never_null = t->kind == TY_POOL;
     tc_declare(c, (Binding){v.text, s->u.for_in.sym, NULL, v.loc}, "loop variable");
     check_loop_body(c, s->u.for_in.body);
     tc_scope_pop(c);

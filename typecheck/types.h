@@ -91,6 +91,7 @@ struct Sym {
     Loc loc;            /* where it was declared */
     Type *type;
     int slot;           /* index within its function: 0..nlocals-1 */
+    bool never_null;    /* the variable of `for o in P`: one of P's objects */
 };
 
 typedef enum BuiltinId {
