@@ -29,6 +29,13 @@
 #                  `--count-remote`, the report is checked as for run/.
 #   effects/       `mosaicc --effects FILE` must succeed and print each
 #                  `// effects: LINE` as one of its lines.
+#   ir/            `mosaicc --emit=llvm FILE` (with the `// flags:`) must
+#                  succeed; within the LLVM function `// ir-function: NAME`
+#                  (or the whole module without one), each `// ir-has: TEXT`
+#                  must appear and no `// ir-lacks: TEXT` may (fixed strings):
+#                  golden checks of what the optimiser must do, so that an
+#                  elided check or a vectorised loop that silently stops
+#                  happening fails `make check`.
 #
 # Any test may carry `// flags: ...` (compiler options), `// env: K=V ...`
 # (the program's environment) and `// args: ...` (its arguments); words are
@@ -363,7 +370,37 @@ test_effects() {
     pass
 }
 
+test_ir() {
+    # shellcheck disable=SC2086
+    $compile_timeout "$mosaicc" $flags --emit=llvm -o "$tmp/prog.ll" "$file" \
+        >"$tmp/compile.out" 2>"$tmp/compile.err" </dev/null
+    cstatus=$?
+    [ "$cstatus" -eq 0 ] || fail "mosaicc --emit=llvm failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    fn=$(sed -n 's|^.*// ir-function:[ 	]*||p' "$file" | head -n 1 | sed 's/[ 	]*$//')
+    if [ -n "$fn" ]; then
+        FN=$fn awk '
+            /^define / {
+                inside = index($0, "@" ENVIRON["FN"] "(") || index($0, "@\"" ENVIRON["FN"] "\"(")
+            }
+            inside { print }
+            /^}/ { inside = 0 }' "$tmp/prog.ll" >"$tmp/selected.ll"
+        [ -s "$tmp/selected.ll" ] || fail "no function @$fn in the IR" "$tmp/prog.ll"
+    else
+        cp "$tmp/prog.ll" "$tmp/selected.ll"
+    fi
+    : >"$tmp/problems"
+    sed -n 's|^.*// ir-has:[ 	]*||p' "$file" | sed 's/[ 	]*$//' | while IFS= read -r want; do
+        grep -qF -- "$want" "$tmp/selected.ll" || echo "missing: $want" >>"$tmp/problems"
+    done
+    sed -n 's|^.*// ir-lacks:[ 	]*||p' "$file" | sed 's/[ 	]*$//' | while IFS= read -r bad; do
+        grep -qF -- "$bad" "$tmp/selected.ll" && echo "present: $bad" >>"$tmp/problems"
+    done
+    [ -s "$tmp/problems" ] && fail "the IR does not have the expected shape" "$tmp/problems" "$tmp/selected.ll"
+    pass
+}
+
 case $file in
+*/ir/*.mos | ir/*.mos) test_ir ;;
 */run/*.mos | run/*.mos) test_run ;;
 */compile-fail/*.mos | compile-fail/*.mos) test_compile_fail ;;
 */run-fail/*.mos | run-fail/*.mos) test_run_fail ;;
