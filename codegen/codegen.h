@@ -17,13 +17,20 @@ typedef enum CgOutput {
     CG_OUT_OBJECT,      /* .o for the host */
     CG_OUT_ASSEMBLY,    /* .s */
     CG_OUT_LLVM_IR,     /* .ll, readable (named values) */
+    CG_OUT_NONE,        /* nothing written: for the optimiser's remarks */
 } CgOutput;
+
+/* Receives each remark of LLVM's loop vectoriser ("FILE:LINE:COL: text"),
+ * when CgOptions.remark is set (the layout advisor of `--layouts`). */
+typedef void (*CgRemarkFn)(void *ctx, const char *text);
 
 typedef struct CgOptions {
     int opt_level;          /* 0..3 */
     bool debug_info;        /* -g */
     bool no_checks;         /* --no-checks: omit null and bounds checks */
     bool count_remote;      /* --count-remote: count remote accesses */
+    CgRemarkFn remark;      /* NULL, or where the vectoriser's remarks go */
+    void *remark_ctx;
     const char *source_path;/* as given on the command line, for messages */
 } CgOptions;
 

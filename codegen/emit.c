@@ -23,6 +23,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "cg_internal.h"
@@ -85,8 +86,39 @@ bool cg_verify(Cg *cg)
     return false;
 }
 
+/* LLVM's diagnostics during the passes: its remarks go to the advisor,
+ * nothing else is expected (errors come back from LLVMRunPasses). */
+static void on_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
+{
+    Cg *cg = ctx;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSRemark || !cg->opt->remark)
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    cg->opt->remark(cg->opt->remark_ctx, text);
+    LLVMDisposeMessage(text);
+}
+
+/* Asks the loop vectoriser for its remarks, once per process (LLVM's
+ * options are global). */
+static void enable_vectoriser_remarks(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    const char *argv[] = {
+        "mosaicc", "-pass-remarks=loop-vectorize", "-pass-remarks-missed=loop-vectorize",
+        "-pass-remarks-analysis=loop-vectorize",
+    };
+    LLVMParseCommandLineOptions(4, argv, NULL);
+}
+
 bool cg_optimise(Cg *cg)
 {
+    if (cg->opt->remark) {
+        enable_vectoriser_remarks();
+        LLVMContextSetDiagnosticHandler(cg->ctx, on_diagnostic, cg);
+    }
     int lvl = cg->opt->opt_level < 0 ? 0 : cg->opt->opt_level > 3 ? 3 : cg->opt->opt_level;
     char pipeline[32];
     snprintf(pipeline, sizeof pipeline, "default<O%d>", lvl);
@@ -110,6 +142,8 @@ bool cg_optimise(Cg *cg)
 bool cg_write_output(Cg *cg, CgOutput output, const char *out_path)
 {
     char *err = NULL;
+    if (output == CG_OUT_NONE)
+        return true;
     bool to_stdout = strcmp(out_path, "-") == 0;
     if (output == CG_OUT_LLVM_IR) {
         if (to_stdout) {

@@ -186,6 +186,69 @@ static int compile(const DriverOptions *o, Program *program)
     return driver_run(exe, o->run_args, o->nrun_args);
 }
 
+/* The loop vectoriser's verdicts, by source line (the layout advisor). */
+typedef struct Remarks {
+    const char *path;
+    VEC(int) lines;
+    VEC(const char *) notes;
+} Remarks;
+
+static void keep_remark(void *ctx, const char *text)
+{
+    Remarks *r = ctx;
+    size_t n = strlen(r->path);
+    int line = 0, col = 0, used = 0;
+    if (strncmp(text, r->path, n) != 0 || sscanf(text + n, ":%d:%d: %n", &line, &col, &used) < 2)
+        return;
+    const char *msg = text + n + used;
+    const char *note = NULL;
+    if (strncmp(msg, "vectorized loop", 15) == 0)
+        note = arena_printf("yes %s", msg + 16);
+    else if (strncmp(msg, "loop not vectorized", 19) == 0)
+        note = msg[19] == ':' ? arena_printf("no (%s)", msg + 21) : "no";
+    if (!note)
+        return;
+    /* a loop inlined in several places has several verdicts: a "yes"
+     * wins over a bare "no", a reason over a bare "no" */
+    for (size_t i = 0; i < r->lines.len; i++)
+        if (r->lines.items[i] == line) {
+            if (strcmp(r->notes.items[i], "no") == 0 || note[0] == 'y')
+                r->notes.items[i] = note;
+            return;
+        }
+    VEC_PUSH(r->lines, line);
+    VEC_PUSH(r->notes, note);
+}
+
+static const char *remark_for(void *ctx, int line)
+{
+    Remarks *r = ctx;
+    for (size_t i = 0; i < r->lines.len; i++)
+        if (r->lines.items[i] == line)
+            return r->notes.items[i];
+    return NULL;
+}
+
+/* The layout advisor after the report of --layouts: the loops over pools,
+ * what they touch, and what the optimiser made of them (the program is
+ * compiled as for -O with debug locations, and nothing is written). */
+static int advise_layouts(const DriverOptions *o, Program *program)
+{
+    Remarks r = {.path = o->input};
+    CgOptions cg = {
+        .opt_level = o->opt_level,
+        .debug_info = true,         /* remarks carry the loops' lines */
+        .no_checks = o->no_checks,
+        .source_path = o->input,
+        .remark = keep_remark,
+        .remark_ctx = &r,
+    };
+    if (!cg_compile(program, &cg, CG_OUT_NONE, "-"))
+        return EXIT_ERRORS;
+    tc_print_layout_advice(stdout, program, o->opt_level, remark_for, &r);
+    return EXIT_OK;
+}
+
 static int run_driver(int argc, char **argv)
 {
     DriverOptions o;
@@ -229,7 +292,7 @@ static int run_driver(int argc, char **argv)
     }
     if (o.mode == MODE_LAYOUTS) {
         tc_print_layouts(stdout);
-        return EXIT_OK;
+        return advise_layouts(&o, program);
     }
 
     return compile(&o, program);

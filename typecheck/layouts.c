@@ -121,7 +121,7 @@ static TcCluster *add_cluster(TcLayout *l)
 }
 
 /* aos (soa == false) or soa of cls, made once. */
-static TcLayout *builtin_layout(ClassDecl *cls, bool soa)
+TcLayout *tc_builtin_layout(ClassDecl *cls, bool soa)
 {
     TcLayout **pair = tc_map_get(&builtin_layouts, (const char *)cls);
     if (!pair) {
@@ -233,11 +233,11 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
                               const char *name_if_literal, bool report)
 {
     if (!spec)
-        return builtin_layout(cls, false);
+        return tc_builtin_layout(cls, false);
     if (spec->name.text) {
         const char *n = spec->name.text;
         if (strcmp(n, "aos") == 0 || strcmp(n, "soa") == 0)
-            return builtin_layout(cls, n[0] == 's');
+            return tc_builtin_layout(cls, n[0] == 's');
         TopEntry *top = tc_top(c, n);
         if (!top || !top->layout) {
             if (report) {
@@ -306,10 +306,17 @@ void tc_check_layout_decl(Checker *c, LayoutDecl *ld)
         return;
     }
     if (ld->spec && ld->spec->name.text) {
-        resolve_spec(c, ld->spec, top->cls, NULL, true);    /* a name: check it */
+        if (resolve_spec(c, ld->spec, top->cls, NULL, true))    /* a name: check it */
+            tc_layout_of_decl(c, ld);
         return;
     }
-    resolve_spec(c, ld->spec, top->cls, ld->name.text, true);    /* its own mistakes */
+    if (resolve_spec(c, ld->spec, top->cls, ld->name.text, true))   /* its own mistakes */
+        tc_layout_of_decl(c, ld);   /* and the layout in force, for the advisor */
+}
+
+TcLayout *tc_layout_of_decl_resolved(const LayoutDecl *ld)
+{
+    return tc_map_get(&layouts_by_decl, (const char *)ld);
 }
 
 /* ---- pools ----------------------------------------------------------------------- */
@@ -426,7 +433,7 @@ static TcLayout *parse_flag_spec(Checker *c, const char *flag, const char *spec,
         }
         const char *name = intern(s, (size_t)(e - s));
         if (strcmp(name, "aos") == 0 || strcmp(name, "soa") == 0)
-            return builtin_layout(cls, name[0] == 's');
+            return tc_builtin_layout(cls, name[0] == 's');
         TopEntry *top = tc_top(c, name);
         if (!top || !top->layout) {
             flag_problem(&ctx, LOC_NONE, "unknown layout '%s'%s", name, "");

@@ -61,4 +61,17 @@ uint64_t tc_field_size(const FieldDecl *fd);
 /* The `--layouts` report (LANGUAGE.md §6). */
 void tc_print_layouts(FILE *out);
 
+/* `aos` (soa false) or `soa` of a class. */
+TcLayout *tc_builtin_layout(ClassDecl *cls, bool soa);
+/* The layout a declaration stands for (overrides applied), NULL if bad. */
+TcLayout *tc_layout_of_decl_resolved(const LayoutDecl *ld);
+
+/* What the vectoriser said about the loop on `line`: "yes (...)" or
+ * "no (...)", or NULL if nothing. */
+typedef const char *(*TcVectorNote)(void *ctx, int line);
+/* The layout advisor (advisor.c), after the report: one entry per loop
+ * over a pool. */
+void tc_print_layout_advice(FILE *out, const Program *program, int opt_level,
+                            TcVectorNote note, void *note_ctx);
+
 #endif

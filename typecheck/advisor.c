@@ -1,0 +1,457 @@
+/* advisor.c — the layout advisor: after the pools of `mosaicc --layouts`,
+ * one entry per loop over a pool.
+ *
+ * For each `for o in P` (P a pool, or a `pool C` parameter, then once per
+ * pool passed to it) it lists the fields the loop reads and writes
+ * through o — directly, or in the methods it calls on o, followed through
+ * their calls on `this`; o escaping anywhere else (an argument, a stored
+ * value) counts as touching every field — and the bytes per object the
+ * loop moves under the layout in force, under `aos`, under `soa` and under
+ * every layout declared for the class, marking the cheapest.  The cost
+ * model is the memory traffic of streaming the clusters: a cluster with a
+ * field the loop reads costs its record size once (it is read in), a
+ * cluster with a field it writes once more (it is written back); an
+ * untouched cluster costs nothing.  Finally, what LLVM's loop vectoriser
+ * said about the loop at the chosen -O, from its remarks (the driver
+ * compiles the program with debug locations to get them).
+ */
+#include <string.h>
+
+#include "layouts.h"
+#include "check.h"
+
+typedef VEC(TcPool *) PoolList;
+typedef VEC(const TcLayout *) LayoutList;
+
+/* What a loop does to the fields of its objects. */
+typedef struct Touch {
+    ClassDecl *cls;
+    bool *reads, *writes;
+} Touch;
+
+static Touch new_touch(ClassDecl *cls)
+{
+    Touch t = {cls, arena_alloc(cls->fields.len + 1), arena_alloc(cls->fields.len + 1)};
+    memset(t.reads, 0, cls->fields.len + 1);
+    memset(t.writes, 0, cls->fields.len + 1);
+    return t;
+}
+
+static void touch_all(Touch *t)
+{
+    for (size_t i = 0; i < t->cls->fields.len; i++)
+        t->reads[i] = t->writes[i] = true;
+}
+
+/* The object being followed: a loop variable, or `this` in a method. */
+typedef struct Subject {
+    const Sym *var;         /* NULL: `this` */
+    Touch *t;
+    VEC(const FuncDecl *) stack;    /* methods being followed (recursion) */
+} Subject;
+
+static bool is_subject(const Subject *s, const Expr *e)
+{
+    if (!e)
+        return false;
+    if (!s->var)
+        return e->kind == EX_THIS;
+    return e->kind == EX_NAME && e->u.name.res == RES_LOCAL && e->u.name.sym == s->var;
+}
+
+static void follow_method(Subject *s, FuncDecl *m);
+static void touch_stmt(Subject *s, const Stmt *st);
+
+static void touch_expr(Subject *s, const Expr *e, bool write, bool read)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_NAME:
+        if (!s->var && e->u.name.res == RES_FIELD) {    /* a bare field of this */
+            s->t->reads[e->u.name.field->index] |= read;
+            s->t->writes[e->u.name.field->index] |= write;
+        } else if (is_subject(s, e)) {
+            touch_all(s->t);        /* escapes: anything may happen to it */
+        }
+        return;
+    case EX_THIS:
+        if (!s->var)
+            touch_all(s->t);
+        return;
+    case EX_FIELD:
+        if (is_subject(s, e->u.field.object) && e->u.field.res == RES_FIELD) {
+            s->t->reads[e->u.field.decl->index] |= read;
+            s->t->writes[e->u.field.decl->index] |= write;
+            return;
+        }
+        touch_expr(s, e->u.field.object, false, true);
+        return;
+    case EX_METHOD_CALL:
+        if (is_subject(s, e->u.method_call.object))
+            follow_method(s, e->u.method_call.func);
+        else
+            touch_expr(s, e->u.method_call.object, false, true);
+        for (size_t i = 0; i < e->u.method_call.args.len; i++)
+            touch_expr(s, e->u.method_call.args.items[i], false, true);
+        return;
+    case EX_CALL:
+        if (!s->var && e->u.call.res == RES_METHOD)
+            follow_method(s, e->u.call.func);
+        for (size_t i = 0; i < e->u.call.args.len; i++)
+            touch_expr(s, e->u.call.args.items[i], false, true);
+        return;
+    case EX_BINARY:
+        /* identity comparisons of the subject touch nothing */
+        if ((e->u.binary.op == BIN_EQ || e->u.binary.op == BIN_NE)) {
+            if (!is_subject(s, e->u.binary.left))
+                touch_expr(s, e->u.binary.left, false, true);
+            if (!is_subject(s, e->u.binary.right))
+                touch_expr(s, e->u.binary.right, false, true);
+            return;
+        }
+        touch_expr(s, e->u.binary.left, false, true);
+        touch_expr(s, e->u.binary.right, false, true);
+        return;
+    case EX_UNARY:
+        touch_expr(s, e->u.unary.operand, false, true);
+        return;
+    case EX_GET:
+        touch_expr(s, e->u.get.future, false, true);
+        return;
+    case EX_SEND:
+        touch_expr(s, e->u.method_call.object, false, true);
+        for (size_t i = 0; i < e->u.method_call.args.len; i++)
+            touch_expr(s, e->u.method_call.args.items[i], false, true);
+        return;
+    case EX_INDEX:
+        touch_expr(s, e->u.index.object, false, true);
+        touch_expr(s, e->u.index.index, false, true);
+        return;
+    case EX_NEW:
+        for (size_t i = 0; i < e->u.new_obj.args.len; i++)
+            touch_expr(s, e->u.new_obj.args.items[i], false, true);
+        return;
+    case EX_NEW_ARRAY:
+        touch_expr(s, e->u.new_array.length, false, true);
+        return;
+    case EX_ARRAY_LIT:
+        for (size_t i = 0; i < e->u.array_lit.elems.len; i++)
+            touch_expr(s, e->u.array_lit.elems.items[i], false, true);
+        return;
+    default:
+        return;
+    }
+}
+
+/* A method called on the subject: what it does to `this` is done to it. */
+static void follow_method(Subject *s, FuncDecl *m)
+{
+    if (!m || !m->body)
+        return;
+    for (size_t i = 0; i < s->stack.len; i++)
+        if (s->stack.items[i] == m)
+            return;     /* recursion: already being followed */
+    Subject inner = {NULL, s->t, s->stack};
+    VEC_PUSH(inner.stack, m);
+    touch_stmt(&inner, m->body);
+}
+
+static void touch_stmt(Subject *s, const Stmt *st)
+{
+    if (!st)
+        return;
+    switch (st->kind) {
+    case ST_LET:
+        touch_expr(s, st->u.let.init, false, true);
+        return;
+    case ST_ASSIGN:
+        touch_expr(s, st->u.assign.target, true, st->u.assign.compound);
+        touch_expr(s, st->u.assign.value, false, true);
+        return;
+    case ST_EXPR:
+        touch_expr(s, st->u.expr.expr, false, true);
+        return;
+    case ST_IF:
+        touch_expr(s, st->u.if_.cond, false, true);
+        touch_stmt(s, st->u.if_.then_block);
+        touch_stmt(s, st->u.if_.else_stmt);
+        return;
+    case ST_WHILE:
+        touch_expr(s, st->u.while_.cond, false, true);
+        touch_stmt(s, st->u.while_.body);
+        return;
+    case ST_FOR_RANGE:
+        touch_expr(s, st->u.for_range.from, false, true);
+        touch_expr(s, st->u.for_range.to, false, true);
+        touch_stmt(s, st->u.for_range.body);
+        return;
+    case ST_FOR_IN:
+        touch_expr(s, st->u.for_in.iterable, false, true);
+        touch_stmt(s, st->u.for_in.body);
+        return;
+    case ST_RETURN:
+        touch_expr(s, st->u.ret.value, false, true);
+        return;
+    case ST_BLOCK:
+        for (size_t i = 0; i < st->u.block.stmts.len; i++)
+            touch_stmt(s, st->u.block.stmts.items[i]);
+        return;
+    default:
+        return;
+    }
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static uint64_t bytes_moved(const TcLayout *l, const Touch *t)
+{
+    uint64_t total = 0;
+    for (size_t k = 0; k < l->clusters.len; k++) {
+        const TcCluster *c = l->clusters.items[k];
+        bool r = false, w = false;
+        for (size_t i = 0; i < c->fields.len; i++) {
+            r |= t->reads[c->fields.items[i]->index];
+            w |= t->writes[c->fields.items[i]->index];
+        }
+        total += (r ? c->size : 0) + (w ? c->size : 0);
+    }
+    return total;
+}
+
+static void print_fields(FILE *out, const Touch *t, const bool *which, const char *what)
+{
+    fprintf(out, "%s", what);
+    bool any = false;
+    for (size_t i = 0; i < t->cls->fields.len; i++)
+        if (which[i]) {
+            fprintf(out, "%s%s", any ? ", " : " ", t->cls->fields.items[i]->name.text);
+            any = true;
+        }
+    if (!any)
+        fputs(" nothing", out);
+}
+
+/* The layouts to compare: in force first, then aos, soa, the declared. */
+static void candidates(const TcPool *p, LayoutList *out,
+                       const TcLayout *(*declared)(void *, size_t), void *ctx, size_t ndeclared)
+{
+    const TcLayout *all[3 + ndeclared];
+    size_t n = 0;
+    all[n++] = p->layout;
+    all[n++] = tc_builtin_layout(p->layout->cls, false);
+    all[n++] = tc_builtin_layout(p->layout->cls, true);
+    for (size_t i = 0; i < ndeclared; i++)
+        all[n++] = declared(ctx, i);
+    for (size_t i = 0; i < n; i++) {
+        bool seen = !all[i] || all[i]->cls != p->layout->cls;
+        for (size_t j = 0; j < out->len && !seen; j++)
+            seen = out->items[j] == all[i];
+        if (!seen)
+            VEC_PUSH(*out, all[i]);
+    }
+}
+
+typedef struct Advice {
+    FILE *out;
+    const Program *program;
+    int opt_level;
+    TcVectorNote note;
+    void *note_ctx;
+} Advice;
+
+static const TcLayout *declared_layout(void *ctx, size_t i)
+{
+    const Program *p = ctx;
+    size_t k = 0;
+    for (size_t d = 0; d < p->decls.len; d++)
+        if (p->decls.items[d]->kind == DECL_LAYOUT && k++ == i)
+            return tc_layout_of_decl_resolved(p->decls.items[d]->u.layout);
+    return NULL;
+}
+
+static void advise_loop(Advice *a, const Stmt *loop, const TcPool *p, const char *via)
+{
+    int line = 0, col = 0;
+    src_line_col(loop->loc.file, loop->loc.start, &line, &col);
+    Touch t = new_touch(p->layout->cls);
+    Subject s = {loop->u.for_in.sym, &t, {0}};
+    touch_stmt(&s, loop->u.for_in.body);
+    fprintf(a->out, "loop %s:%d: for %s in %s%s:", src_path(loop->loc.file), line,
+            loop->u.for_in.var.text, p->decl->name.text, via);
+    print_fields(a->out, &t, t.reads, " reads");
+    print_fields(a->out, &t, t.writes, "; writes");
+    fputc('\n', a->out);
+    size_t ndeclared = 0;
+    for (size_t d = 0; d < a->program->decls.len; d++)
+        ndeclared += a->program->decls.items[d]->kind == DECL_LAYOUT;
+    LayoutList ls = {0};
+    candidates(p, &ls, declared_layout, (void *)a->program, ndeclared);
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < ls.len; i++) {
+        uint64_t b = bytes_moved(ls.items[i], &t);
+        if (b < best)
+            best = b;
+    }
+    for (size_t i = 0; i < ls.len; i++) {
+        uint64_t b = bytes_moved(ls.items[i], &t);
+        fprintf(a->out, "  layout %s: %llu bytes per object%s%s\n", ls.items[i]->name,
+                (unsigned long long)b, i == 0 ? " (in force)" : "",
+                b == best ? " (cheapest)" : "");
+    }
+    const char *note = a->note ? a->note(a->note_ctx, line) : NULL;
+    if (!note)
+        note = a->opt_level < 2 ? "no (the loop vectoriser runs from -O2 on)"
+                                : "no (the vectoriser said nothing about this loop)";
+    fprintf(a->out, "  vectorised at -O%d: %s\n", a->opt_level, note);
+}
+
+/* Calls of f in the program that pass a pool for its parameter `param`. */
+static void pools_passed(const Expr *e, const FuncDecl *f, size_t param, PoolList *out);
+
+static void pools_in_stmt(const Stmt *st, const FuncDecl *f, size_t param, PoolList *out)
+{
+    if (!st)
+        return;
+    switch (st->kind) {
+    case ST_LET: pools_passed(st->u.let.init, f, param, out); return;
+    case ST_ASSIGN:
+        pools_passed(st->u.assign.target, f, param, out);
+        pools_passed(st->u.assign.value, f, param, out);
+        return;
+    case ST_EXPR: pools_passed(st->u.expr.expr, f, param, out); return;
+    case ST_IF:
+        pools_passed(st->u.if_.cond, f, param, out);
+        pools_in_stmt(st->u.if_.then_block, f, param, out);
+        pools_in_stmt(st->u.if_.else_stmt, f, param, out);
+        return;
+    case ST_WHILE:
+        pools_passed(st->u.while_.cond, f, param, out);
+        pools_in_stmt(st->u.while_.body, f, param, out);
+        return;
+    case ST_FOR_RANGE: pools_in_stmt(st->u.for_range.body, f, param, out); return;
+    case ST_FOR_IN: pools_in_stmt(st->u.for_in.body, f, param, out); return;
+    case ST_RETURN: pools_passed(st->u.ret.value, f, param, out); return;
+    case ST_BLOCK:
+        for (size_t i = 0; i < st->u.block.stmts.len; i++)
+            pools_in_stmt(st->u.block.stmts.items[i], f, param, out);
+        return;
+    default: return;
+    }
+}
+
+static void add_pool(PoolList *out, TcPool *p)
+{
+    for (size_t i = 0; i < out->len; i++)
+        if (out->items[i] == p)
+            return;
+    VEC_PUSH(*out, p);
+}
+
+static void pools_passed(const Expr *e, const FuncDecl *f, size_t param, PoolList *out)
+{
+    if (!e)
+        return;
+    const ExprVec *args = NULL;
+    const FuncDecl *callee = NULL;
+    if (e->kind == EX_CALL) {
+        args = &e->u.call.args;
+        callee = e->u.call.func;
+    } else if (e->kind == EX_METHOD_CALL || e->kind == EX_SEND) {
+        args = &e->u.method_call.args;
+        callee = e->u.method_call.func;
+        pools_passed(e->u.method_call.object, f, param, out);
+    }
+    if (args) {
+        if (callee == f && param < args->len) {
+            const Expr *a = args->items[param];
+            TcPool *p = a->type ? tc_pool_of_place(ty_home(a->type)) : NULL;
+            if (p && p->layout)
+                add_pool(out, p);
+        }
+        for (size_t i = 0; i < args->len; i++)
+            pools_passed(args->items[i], f, param, out);
+        return;
+    }
+    switch (e->kind) {
+    case EX_UNARY: pools_passed(e->u.unary.operand, f, param, out); return;
+    case EX_BINARY:
+        pools_passed(e->u.binary.left, f, param, out);
+        pools_passed(e->u.binary.right, f, param, out);
+        return;
+    case EX_GET: pools_passed(e->u.get.future, f, param, out); return;
+    case EX_FIELD: pools_passed(e->u.field.object, f, param, out); return;
+    case EX_INDEX:
+        pools_passed(e->u.index.object, f, param, out);
+        pools_passed(e->u.index.index, f, param, out);
+        return;
+    default: return;
+    }
+}
+
+static void advise_stmt(Advice *a, const FuncDecl *f, const Stmt *st)
+{
+    if (!st)
+        return;
+    switch (st->kind) {
+    case ST_IF:
+        advise_stmt(a, f, st->u.if_.then_block);
+        advise_stmt(a, f, st->u.if_.else_stmt);
+        return;
+    case ST_WHILE: advise_stmt(a, f, st->u.while_.body); return;
+    case ST_FOR_RANGE: advise_stmt(a, f, st->u.for_range.body); return;
+    case ST_BLOCK:
+        for (size_t i = 0; i < st->u.block.stmts.len; i++)
+            advise_stmt(a, f, st->u.block.stmts.items[i]);
+        return;
+    case ST_FOR_IN: {
+        const Type *t = st->u.for_in.iterable->type;
+        if (t && t->kind == TY_POOL) {
+            Place *at = ty_home(t);
+            TcPool *p = tc_pool_of_place(at);
+            if (p && p->layout) {
+                advise_loop(a, st, p, "");
+            } else if (at->tag == PL_PARAM && at->func) {
+                /* a `pool C` parameter: once per pool passed to it */
+                size_t param = 0;
+                for (size_t i = 0; i < at->func->params.len; i++)
+                    if (tc_place_pool_param(at->func, i) == at)
+                        param = i;
+                PoolList pools = {0};
+                const Program *prog = a->program;
+                for (size_t d = 0; d < prog->decls.len; d++) {
+                    Decl *dd = prog->decls.items[d];
+                    if (dd->kind == DECL_FUNC)
+                        pools_in_stmt(dd->u.func->body, at->func, param, &pools);
+                    else if (dd->kind == DECL_CLASS)
+                        for (size_t j = 0; j < dd->u.cls->methods.len; j++)
+                            pools_in_stmt(dd->u.cls->methods.items[j]->body, at->func, param,
+                                          &pools);
+                }
+                for (size_t i = 0; i < pools.len; i++)
+                    advise_loop(a, st, pools.items[i],
+                                arena_printf(" (parameter %s)", tc_place_name(at)));
+            }
+        }
+        advise_stmt(a, f, st->u.for_in.body);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void tc_print_layout_advice(FILE *out, const Program *program, int opt_level,
+                            TcVectorNote note, void *note_ctx)
+{
+    Advice a = {out, program, opt_level, note, note_ctx};
+    for (size_t d = 0; d < program->decls.len; d++) {
+        Decl *dd = program->decls.items[d];
+        if (dd->kind == DECL_FUNC)
+            advise_stmt(&a, dd->u.func, dd->u.func->body);
+        else if (dd->kind == DECL_CLASS)
+            for (size_t j = 0; j < dd->u.cls->methods.len; j++)
+                advise_stmt(&a, dd->u.cls->methods.items[j],
+                            dd->u.cls->methods.items[j]->body);
+    }
+}
