@@ -55,20 +55,18 @@
 #include "../support/assert.h"
 #include "../stdlib/mosaic_rt.h"
 
-/* Every argument of a message has one slot of this size (mosaic_rt.h). */
-#define SLOT_SIZE 8
 
 /* ---- messages ----------------------------------------------------------- */
 
 static LLVMValueRef message_size(Cg *cg, size_t nargs)
 {
-    return LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + SLOT_SIZE * nargs, 0);
+    return LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + MOS_MESSAGE_SLOT_SIZE * nargs, 0);
 }
 
 static LLVMValueRef slot_addr(CgFn *f, LLVMValueRef msg, size_t i, const char *name)
 {
     Cg *cg = f->cg;
-    LLVMValueRef off = LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + SLOT_SIZE * i, 0);
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, MOS_MESSAGE_HEADER_SIZE + MOS_MESSAGE_SLOT_SIZE * i, 0);
     return LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, msg, &off, 1,
                                  arena_printf("%s.slot", name));
 }

@@ -24,6 +24,7 @@
 #include "../support/arena.h"
 #include "../support/assert.h"
 #include "../typecheck/effects.h"
+#include "../stdlib/mosaic_rt.h"
 
 bool cg_known_nonnull(const Expr *e)
 {
@@ -474,12 +475,12 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 {
     Cg *cg = f->cg;
     const Type *elem = t->elem;
-    int kind = elem->kind == TY_STRING ? 2 /* MOS_ELEM_STRING */
-             : cg_is_pointer(elem)     ? 1 /* MOS_ELEM_REF */
-                                       : 0 /* MOS_ELEM_PLAIN */;
+    int kind = elem->kind == TY_STRING ? MOS_ELEM_STRING
+             : cg_is_pointer(elem)     ? MOS_ELEM_REF
+                                       : MOS_ELEM_PLAIN;
     LLVMValueRef args[5] = {
         len,
-        LLVMConstInt(cg->t_i64, elem->kind == TY_BOOL ? 1 : 8, 0),
+        LLVMConstInt(cg->t_i64, LLVMABISizeOfType(cg->td, cg_mem_type(cg, elem)), 0),
         LLVMConstInt(cg->t_i32, (unsigned long long)kind, 0),
         cg_where(cg, loc),
     };

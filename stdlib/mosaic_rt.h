@@ -100,6 +100,7 @@ int64_t mos_node_of(int64_t k);     /* node(k): k mod nodes(), for any k */
  * The runtime's side of all this is described in sched.c. */
 #define MOS_ACTOR_HEADER_SIZE 64
 #define MOS_MESSAGE_HEADER_SIZE 32
+#define MOS_MESSAGE_SLOT_SIZE 8     /* one argument (or place value) each */
 typedef int64_t (*MosMessageRun)(void *actor, void *message);
 void *mos_actor_new(int64_t bytes, int64_t node);
 void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future);
