@@ -113,6 +113,8 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report);
 /* The place a written place term denotes in the current code (E0301 for
  * an unknown name, reported only when `report`). */
 Place *tc_resolve_place(Checker *c, PlaceExpr *pe, bool report);
+/* Is name a place parameter (or `home`) in the current code? */
+bool tc_names_place_param(const Checker *c, const char *name);
 /* `here` of the current code, normalised (places.h). */
 Place *tc_here(const Checker *c);
 /* Where a type or allocation without places is (LANGUAGE.md §5). */

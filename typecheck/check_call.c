@@ -129,7 +129,22 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         if (want->kind == TY_POOL) {
             /* a `pool C` parameter: the argument is a pool of C, and the
              * parameter's place stands for it */
-            got[i] = tc_expr(c, args->items[i], NULL);
+            Expr *a = args->items[i];
+            bool other_place = a->kind == EX_HERE ||
+                               (a->kind == EX_NAME && !tc_lookup_local(c, a->u.name.text) &&
+                                tc_names_place_param(c, a->u.name.text) &&
+                                !(c->cls && tc_find_field(c->cls, a->u.name.text)));
+            if (other_place) {
+                diag_error(a->loc, DIAG_E0401, "expected a pool of '%s', found the place '%s', "
+                           "which is not a pool", want->cls->name.text,
+                           a->kind == EX_HERE ? "here" : a->u.name.text);
+                diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
+                a->type = ty_error;
+                tc_subst_add(s, want->places[0], tc_place_unknown());
+                got[i] = ty_error;
+                continue;
+            }
+            got[i] = tc_expr(c, a, NULL);
             if (got[i]->kind == TY_POOL && got[i]->cls == want->cls) {
                 tc_subst_add(s, want->places[0], got[i]->places[0]);
             } else if (got[i]->kind != TY_ERROR) {

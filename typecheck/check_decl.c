@@ -160,7 +160,11 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
         if (report && t->kind == TY_UNIT)
             diag_error(p->type->loc, DIAG_E0200,
                        "parameter '%s' cannot have type 'unit'", p->name.text);
-        if (t->kind == TY_POOL) {
+        if (t->kind == TY_POOL && t->cls->is_active) {
+            if (report)
+                diag_error(p->type->loc, DIAG_E0401, "'%s' is an active class: actors do not "
+                           "live in pools", t->cls->name.text);
+        } else if (t->kind == TY_POOL) {
             /* inside, the parameter is a place: its own */
             Place *at = tc_place_pool_param(f, i);
             at->pool_of = t->cls;

@@ -65,6 +65,11 @@ static Place *place_param(const Checker *c, const char *name)
     return NULL;
 }
 
+bool tc_names_place_param(const Checker *c, const char *name)
+{
+    return place_param(c, name) != NULL;
+}
+
 static void suggest_place(const Checker *c, const char *name)
 {
     NameList cands = {0};
