@@ -318,8 +318,8 @@ LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future)
     LLVMValueRef places[np + 1];
     cg_place_args(f, in, e->u.method_call.subst, places);
     LLVMValueRef values[args->len + 1];
-    for (size_t i = 0; i < args->len; i++)
-        values[i] = cg_expr(f, args->items[i]);
+    for (size_t i = 0; i < args->len; i++)      /* a pool is a place: in a slot */
+        values[i] = args->items[i]->type->kind == TY_POOL ? NULL : cg_expr(f, args->items[i]);
     cg_debug_loc(f, e->u.method_call.method.loc);
     LLVMValueRef msg = build_message(f, message_run(cg, in), &fd->params, values, places, np,
                                      want_future);
