@@ -234,6 +234,28 @@ static LLVMValueRef compare(CgFn *f, BinaryOp op, const Type *t, LLVMValueRef l,
     }
 }
 
+/* o == r on objects.  A pooled reference is a number within its pool
+ * (pool.c), so two objects of two pools are the same only if the numbers
+ * and the pools are — or both are null (0); a pooled number is never a
+ * plain object's address, so a plain and a pooled compare as they are. */
+static LLVMValueRef same_object(CgFn *f, bool eq, const Type *lt, const Type *rt,
+                                LLVMValueRef l, LLVMValueRef r)
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    Place *lh = ty_home(lt), *rh = ty_home(rt);
+    bool lpool = f->inst && cg_shape_of(f->inst, lh);
+    bool rpool = f->inst && cg_shape_of(f->inst, rh);
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, l, r, "same");
+    if (lpool && rpool && lh != rh) {
+        LLVMValueRef lp = cg_place_value(f, lh), rp = cg_place_value(f, rh);
+        LLVMValueRef same_pool = LLVMBuildICmp(b, LLVMIntEQ, lp, rp, "same.pool");
+        LLVMValueRef null = LLVMBuildIsNull(b, l, "null");
+        same = LLVMBuildAnd(b, same, LLVMBuildOr(b, same_pool, null, ""), "same");
+    }
+    return eq ? same : LLVMBuildNot(b, same, "not.same");
+}
+
 /* e and e, e or e: branch on the left, phi of the constant and the right. */
 static LLVMValueRef short_circuit(CgFn *f, Expr *e)
 {
@@ -271,6 +293,9 @@ static LLVMValueRef binary(CgFn *f, Expr *e)
     LLVMValueRef r = cg_expr(f, rx);
     if (op >= BIN_EQ && op <= BIN_GE) {
         const Type *t = lx->type->kind == TY_NULL ? rx->type : lx->type;
+        if ((op == BIN_EQ || op == BIN_NE) && lx->type->kind == TY_CLASS &&
+            rx->type->kind == TY_CLASS)
+            return same_object(f, op == BIN_EQ, lx->type, rx->type, l, r);
         return compare(f, op, t, l, r);
     }
     return cg_arith(f, op, lx->type, rx->type, l, r, e->loc);
@@ -485,7 +510,10 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
         cg_where(cg, loc),
     };
     if (cg->opt->count_remote) {
-        args[4] = cg_place_value(f, ty_home(t));
+        /* its node: an array allocated at a pool's place is on its node */
+        Place *at = ty_home(t);
+        args[4] = f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
+                                                      : cg_place_value(f, at);
         return cg_call_rt(f, CG_RT_mos_array_new_at, args, 5, "array");
     }
     return cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array");

@@ -228,6 +228,11 @@ static void reach_expr(Reach *r, Expr *e)
     case EX_BINARY:
         reach_expr(r, e->u.binary.left);
         reach_expr(r, e->u.binary.right);
+        if (e->u.binary.op == BIN_EQ || e->u.binary.op == BIN_NE) {
+            /* identity across two pools compares the pools too (expr.c) */
+            access_needs(r, e->u.binary.left);
+            access_needs(r, e->u.binary.right);
+        }
         return;
     case EX_GET:
         reach_expr(r, e->u.get.future);

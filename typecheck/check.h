@@ -63,6 +63,8 @@ typedef struct Checker {
     FuncDecl *func;         /* enclosing function or method; NULL in field
                                initialisers */
     FuncDecl *main_func;    /* the program's main, where `here` is node(0) */
+    const char *const *layout_overrides;    /* --layout NAME=SPEC */
+    size_t noverrides;
     bool in_field_type;     /* resolving a field's type (`here` refused) */
     bool in_param_type;     /* resolving a parameter's type (`pool C` allowed) */
     Type *result;           /* result type of `func` */

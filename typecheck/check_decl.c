@@ -244,7 +244,9 @@ static void resolve_signatures(Checker *c)
             }
         }
     }
-    /* the pools, once every class's fields are known (layouts need them) */
+    /* the overrides and the pools, once every class's fields are known
+     * (layouts need their sizes) */
+    tc_apply_layout_overrides(c, c->layout_overrides, c->noverrides);
     for (size_t i = 0; i < c->program->decls.len; i++) {
         Decl *d = c->program->decls.items[i];
         if (d && d->kind == DECL_POOL && d->u.pool) {
@@ -476,7 +478,8 @@ bool tc_check_program(Program *program, const char *const *layout_overrides,
     collect(&c);
     TopEntry *main_entry = tc_top(&c, c.s_main);
     c.main_func = main_entry ? main_entry->func : NULL;
-    tc_apply_layout_overrides(&c, layout_overrides, noverrides);
+    c.layout_overrides = layout_overrides;
+    c.noverrides = noverrides;
     resolve_signatures(&c);
     for (size_t i = 0; i < program->decls.len; i++)
         if (program->decls.items[i])

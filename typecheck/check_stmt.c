@@ -142,12 +142,23 @@ static Type *check_target(Checker *c, Expr *t)
         case RES_STRING_LENGTH:
             diag_error(t->loc, DIAG_E0203, "cannot assign to 'length': it is read-only");
             return ty_error;
+        case RES_POOL_SIZE:
+            diag_error(t->loc, DIAG_E0401, "cannot assign to a pool's 'size': it counts the "
+                       "objects allocated in it");
+            return ty_error;
         default:
             return ty;
         }
     }
-    case EX_INDEX:
-        return tc_expr(c, t, NULL);
+    case EX_INDEX: {
+        Type *ty = tc_expr(c, t, NULL);
+        if (t->u.index.object->type && t->u.index.object->type->kind == TY_POOL) {
+            diag_error(t->loc, DIAG_E0401, "cannot assign to an object of a pool: its objects "
+                       "are made by 'new', assign to their fields");
+            return ty_error;
+        }
+        return ty;
+    }
     default: {
         Type *ty = tc_expr(c, t, NULL);
         if (ty->kind != TY_ERROR)

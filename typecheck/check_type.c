@@ -34,6 +34,8 @@ Place *tc_here(const Checker *c)
         return tc_place_class_param(c->cls, 0);
     if (c->func && !c->func->owner && c->func == c->main_func)
         return tc_place_node(0);
+    if (!c->func && !c->cls)
+        return tc_place_node(0);    /* top level: where the program starts */
     return tc_place_here();
 }
 

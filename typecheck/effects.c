@@ -58,6 +58,14 @@ typedef struct Unit {
 } Unit;
 
 static NameMap units;       /* FuncDecl * or ClassDecl * -> Unit * */
+
+/* `new D` at the home of class C, in C's code: a D in a pool of C if C is
+ * pooled (E0401). */
+typedef struct HomeAlloc {
+    ClassDecl *cls, *allocated;
+    Loc loc;
+} HomeAlloc;
+static VEC(HomeAlloc) home_allocs;
 static NameMap sites;       /* access node -> EffSite * */
 
 static int kind_slot(unsigned kind)
@@ -227,6 +235,14 @@ static void walk_expr(Walk *w, Expr *e)
         edge(w, e->loc, NULL, k, e->u.new_obj.subst);
         if (k->init)
             edge(w, e->loc, k->init, NULL, e->u.new_obj.subst);
+        /* an object of another class at this class's home: impossible if
+         * this class lives in a pool (checked by check_pooled_homes) */
+        ClassDecl *own = w->unit->cls;
+        if (own && !own->is_active && k != own &&
+            ty_home(e->type) == tc_place_class_param(own, 0)) {
+            HomeAlloc h = {own, k, e->loc};
+            VEC_PUSH(home_allocs, h);
+        }
         return;
     }
     case EX_NEW_ARRAY:
@@ -534,6 +550,28 @@ static void check_declared(Unit *u)
 
 /* ---- the pass -------------------------------------------------------------------- */
 
+/* A class whose code allocates objects of other classes at its own home
+ * cannot be pooled: there, its home is a pool of its own class. */
+static void check_pooled_homes(void)
+{
+    for (size_t i = 0; i < tc_pool_count(); i++) {
+        TcPool *p = tc_pool_at(i);
+        if (!p->elem)
+            continue;
+        for (size_t j = 0; j < home_allocs.len; j++) {
+            HomeAlloc *h = &home_allocs.items[j];
+            if (h->cls != p->elem->cls)
+                continue;
+            diag_error(p->decl->name.loc, DIAG_E0401, "pool '%s' cannot hold '%s': its code "
+                       "allocates a '%s' at its home, which here is the pool",
+                       p->decl->name.text, h->cls->name.text, h->allocated->name.text);
+            diag_note(h->loc, "'new %s' at the default place of '%s' is here; give it a "
+                      "place of its own", h->allocated->name.text, h->cls->name.text);
+            break;
+        }
+    }
+}
+
 bool eff_analyse(Program *program)
 {
     int before = diag_error_count();
@@ -562,6 +600,7 @@ bool eff_analyse(Program *program)
     for (size_t i = 0; i < all.len; i++)
         if (all.items[i]->declared)
             check_declared(all.items[i]);
+    check_pooled_homes();
     return diag_error_count() == before;
 }
 
