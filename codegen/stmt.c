@@ -311,20 +311,16 @@ static void emit_for_range(CgFn *f, Stmt *s)
  * The array is evaluated once (iter slot) and must not be null; its length
  * is read once (lengths never change); elements are read without a bounds
  * check since 0 <= index < length. */
-/* for o in P { }
- * The pool's size is read once: objects allocated by the body are not
- * visited (as for arrays, LANGUAGE.md §9).  o is the reference 1, 2, …, so
- * it is never null and accesses through it need no check (cg_known_nonnull). */
-static void emit_for_pool(CgFn *f, Stmt *s)
+/* The loop of `for x in ...`: the hidden index runs from 0 while it is
+ * below `limit` (evaluated once, before), and at each turn `set` gives the
+ * loop variable its value from the index. */
+typedef void (*SetLoopVar)(CgFn *f, Stmt *s, LLVMValueRef index, void *ctx);
+
+static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, SetLoopVar set, void *ctx)
 {
     Cg *cg = f->cg;
-    Expr *iterable = s->u.for_in.iterable;
-    Sym *var = s->u.for_in.sym;
-    LLVMValueRef pool = cg_place_value(f, ty_home(iterable->type));
-    LLVMValueRef size = cg_pool_size(f, pool);
     LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
     LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, 0, 0), index);
-    LLVMValueRef var_slot = cg_slot(f, var);
 
     LLVMBasicBlockRef cond_bb = new_block(f, "for.cond");
     LLVMBasicBlockRef body_bb = new_block(f, "for.body");
@@ -334,12 +330,11 @@ static void emit_for_pool(CgFn *f, Stmt *s)
 
     start_block(f, cond_bb);
     LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
-    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, size, "for.more"),
+    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, limit, "for.more"),
                     body_bb, end_bb);
 
     start_block(f, body_bb);
-    LLVMValueRef n = LLVMBuildNUWAdd(cg->b, i, LLVMConstInt(cg->t_i64, 1, 0), "number");
-    LLVMBuildStore(cg->b, LLVMBuildIntToPtr(cg->b, n, cg->t_ptr, var->name), var_slot);
+    set(f, s, i, ctx);
     push_loop(f, end_bb, step_bb);
     emit_block(f, s->u.for_in.body);
     f->loops.len--;
@@ -353,6 +348,41 @@ static void emit_for_pool(CgFn *f, Stmt *s)
     start_block(f, end_bb);
 }
 
+/* o = the object number index + 1 */
+static void set_pool_object(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
+{
+    (void)ctx;
+    Cg *cg = f->cg;
+    Sym *var = s->u.for_in.sym;
+    LLVMValueRef n = LLVMBuildNUWAdd(cg->b, i, LLVMConstInt(cg->t_i64, 1, 0), "number");
+    LLVMBuildStore(cg->b, LLVMBuildIntToPtr(cg->b, n, cg->t_ptr, var->name), cg_slot(f, var));
+}
+
+/* x = arr[index], known in bounds; ctx is the array's CgAccess template */
+static void set_array_element(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
+{
+    CgAccess a = *(CgAccess *)ctx;
+    a.index = i;
+    Sym *var = s->u.for_in.sym;
+    LLVMValueRef x = cg_access_load(f, &a, var->name);
+    cg_store(f, x, cg_slot(f, var), a.type, false);
+}
+
+/* for o in P { }
+ * The pool's size is read once: objects allocated by the body are not
+ * visited (as for arrays, LANGUAGE.md §9).  o is the reference 1, 2, …, so
+ * it is never null and accesses through it need no check (cg_known_nonnull). */
+static void emit_for_pool(CgFn *f, Stmt *s)
+{
+    Expr *iterable = s->u.for_in.iterable;
+    LLVMValueRef pool = cg_place_value(f, ty_home(iterable->type));
+    emit_indexed_loop(f, s, cg_pool_size(f, pool), set_pool_object, NULL);
+}
+
+/* for x in arr { }
+ * The array is evaluated once (iter slot) and must not be null; its length
+ * is read once (lengths never change); elements are read without a bounds
+ * check since 0 <= index < length. */
 static void emit_for_in(CgFn *f, Stmt *s)
 {
     Cg *cg = f->cg;
@@ -361,47 +391,16 @@ static void emit_for_in(CgFn *f, Stmt *s)
         emit_for_pool(f, s);
         return;
     }
-    Type *elem = iterable->type->elem;
-    Sym *var = s->u.for_in.sym;
     LLVMValueRef arr = cg_expr(f, iterable);
     LLVMBuildStore(cg->b, arr, cg_slot(f, s->u.for_in.iter_sym));
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
     LLVMValueRef len = cg_length_word(f, arr);
+    CgAccess a = cg_elem_access(arr, iterable->type, NULL, iterable->loc, s, true, true);
     /* --count-remote: where the array lives, found once */
-    LLVMValueRef arr_node = cg_counts(f, iterable->type)
-                                ? cg_remote_node(f, arr, iterable->type) : NULL;
-    LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
-    LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, 0, 0), index);
-    LLVMValueRef var_slot = cg_slot(f, var);
-
-    LLVMBasicBlockRef cond_bb = new_block(f, "for.cond");
-    LLVMBasicBlockRef body_bb = new_block(f, "for.body");
-    LLVMBasicBlockRef step_bb = new_block(f, "for.step");
-    LLVMBasicBlockRef end_bb = new_block(f, "for.end");
-    LLVMBuildBr(cg->b, cond_bb);
-
-    start_block(f, cond_bb);
-    LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
-    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, len, "for.more"),
-                    body_bb, end_bb);
-
-    start_block(f, body_bb);
-    CgAccess a = cg_elem_access(arr, iterable->type, i, iterable->loc, s, true, true);
-    a.remote_node = arr_node;
-    LLVMValueRef x = cg_access_load(f, &a, var->name);
-    cg_store(f, x, var_slot, elem, false);
-    push_loop(f, end_bb, step_bb);
-    emit_block(f, s->u.for_in.body);
-    f->loops.len--;
-    branch_to(f, step_bb);
-
-    start_block(f, step_bb);
-    LLVMValueRef cur = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
-    LLVMBuildStore(cg->b, LLVMBuildNSWAdd(cg->b, cur, LLVMConstInt(cg->t_i64, 1, 0),
-                                          "index.next"), index);
-    LLVMBuildBr(cg->b, cond_bb);
-    start_block(f, end_bb);
+    if (cg_counts(f, iterable->type))
+        a.remote_node = cg_remote_node(f, arr, iterable->type);
+    emit_indexed_loop(f, s, len, set_array_element, &a);
 }
 
 static void emit_stmt(CgFn *f, Stmt *s)
