@@ -22,9 +22,9 @@
  * may use an actor (only by sending it messages): that is checked at the
  * uses, in check_expr.c and check_call.c.
  *
- * Features of later versions (layouts, pools) are
- * refused here with one E0900 per construct; the rest of the declaration
- * is still checked so that its other mistakes are reported.
+ * Layout declarations and pools are checked by layouts.c, called from
+ * the passes here (pools resolved silently in pass 2, once every class's
+ * fields are known; reported in pass 3, in source order).
  */
 #include <string.h>
 #include "check.h"
