@@ -163,6 +163,10 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         }
         /* a hint that still names f's own open places would only
          * mislead a literal: it then types itself */
+        if (want->kind == TY_ERROR && args->items[i]->kind == EX_NAME) {
+            got[i] = tc_expr(c, args->items[i], NULL);  /* perhaps a pool: no value needed */
+            continue;
+        }
         got[i] = tc_value(c, args->items[i], mentions_open_place(f, want, s) ? NULL : want);
         saw_error |= got[i]->kind == TY_ERROR;
         /* each `?` of an argument is one unknown node of its own */

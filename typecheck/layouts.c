@@ -256,7 +256,9 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
         }
         LayoutDecl *ld = top->layout;
         TopEntry *lc = tc_top(c, ld->class_name.text);
-        if (!lc || lc->cls != cls) {
+        if (!lc || !lc->cls)
+            return NULL;    /* the layout's own class is unknown: reported there */
+        if (lc->cls != cls) {
             if (report) {
                 diag_error(spec->name.loc, DIAG_E0400, "layout '%s' is for class '%s', "
                            "not '%s'", n, ld->class_name.text, cls->name.text);
