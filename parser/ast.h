@@ -438,6 +438,20 @@ PlaceExpr *ast_place(Loc loc, PlaceKind kind, const char *name, int64_t node);
 const char *ast_binary_op_text(BinaryOp op);    /* "+", "and", ... */
 const char *ast_unary_op_text(UnaryOp op);      /* "-", "not" */
 
+/* A walk over a body for passes that only look (parser/ast_walk.c): `expr`
+ * and `stmt` are called before a node's children, which are visited (in
+ * evaluation order) only when they return true, `expr_after` after them;
+ * any may be NULL; `ctx` is the pass's own. */
+typedef struct AstWalk AstWalk;
+struct AstWalk {
+    bool (*expr)(AstWalk *w, Expr *e);
+    void (*expr_after)(AstWalk *w, Expr *e);
+    bool (*stmt)(AstWalk *w, Stmt *s);
+    void *ctx;
+};
+void ast_walk_expr(AstWalk *w, Expr *e);
+void ast_walk_stmt(AstWalk *w, Stmt *s);
+
 /* Prints the tree as an S-expression (for `mosaicc --dump-ast` and tests). */
 void ast_print(FILE *out, const Program *program);
 
