@@ -11,6 +11,12 @@
 # by bench/run-remote.sh: the programs of bench/remote/, each built with and
 # without the instrumentation, one table.  bench/gen-large.sh writes large
 # generated programs for timing the compiler itself.
+#
+# The layouts (DESIGN.md §5 "Layouts", LANGUAGE.md §6) are measured by
+# bench/run-layouts.sh: three loops over pools of millions of objects
+# (bench/layouts/), each built with aos, soa and a hot/cold layout, with and
+# without --no-checks, beside the same loops in C and on an array of plain
+# objects, one table.
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -19,6 +25,13 @@ EXTRA_DIST += bench/remote/fields.mos \
 	bench/remote/local_sum.mos \
 	bench/remote/methods.mos \
 	bench/remote/actor_array.mos
+EXTRA_DIST += bench/run-layouts.sh bench/layouts/common.h \
+	bench/layouts/particle.mos bench/layouts/particle_objects.mos \
+	bench/layouts/particle.c \
+	bench/layouts/nbody.mos bench/layouts/nbody_objects.mos \
+	bench/layouts/nbody.c \
+	bench/layouts/column.mos bench/layouts/column_objects.mos \
+	bench/layouts/column.c
 EXTRA_DIST += bench/savina/startup.mos \
 	bench/savina/pingpong.mos \
 	bench/savina/counting.mos \
@@ -44,18 +57,22 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/chameneos.erl \
 	bench/savina/erlang/big.erl
 
-.PHONY: bench bench-actors bench-remote bench-clean
+.PHONY: bench bench-actors bench-remote bench-layouts bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-actors
 	$(MAKE) $(AM_MAKEFLAGS) bench-remote
+	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
 
 bench-remote: all
 	$(SHELL) $(srcdir)/bench/run-remote.sh ./mosaicc$(EXEEXT)
+
+bench-layouts: all
+	$(SHELL) $(srcdir)/bench/run-layouts.sh ./mosaicc$(EXEEXT)
 
 bench-clean:
 	rm -rf bench/work

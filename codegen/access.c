@@ -167,17 +167,29 @@ static void count(CgFn *f, CgAccess *a, unsigned kind)
 
 LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
 {
+    Cg *cg = f->cg;
     cg_access_check(f, a);
     count(f, a, EFF_READ);
     if (a->kind == CG_ACC_LENGTH)
         return cg_length_word(f, a->base);
-    return cg_load(f, address(f, a), a->type, true, name);
+    if (a->kind == CG_ACC_ELEM)
+        return cg_load(f, address(f, a), a->type, true, name);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, cg_mem_type(cg, a->type), address(f, a), name);
+    cg_tbaa_field(cg, v, a->field);
+    return a->type->kind == TY_BOOL ? LLVMBuildTrunc(cg->b, v, cg->t_i1, name) : v;
 }
 
 void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
 {
+    Cg *cg = f->cg;
     ASSERT(a->kind != CG_ACC_LENGTH, "lengths are read-only");
     cg_access_check(f, a);
     count(f, a, EFF_WRITE);
-    cg_store(f, value, address(f, a), a->type, true);
+    if (a->kind == CG_ACC_ELEM) {
+        cg_store(f, value, address(f, a), a->type, true);
+        return;
+    }
+    if (a->type->kind == TY_BOOL)
+        value = LLVMBuildZExt(cg->b, value, cg->t_i8, "");
+    cg_tbaa_field(cg, LLVMBuildStore(cg->b, value, address(f, a)), a->field);
 }

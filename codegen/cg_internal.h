@@ -149,6 +149,7 @@ typedef struct Cg {
      * (see expr.c); access tags, created on first use */
     LLVMMetadataRef tbaa_root;
     LLVMValueRef tbaa[5];
+    CgMap tbaa_fields;          /* FieldDecl * -> its access tag */
 
     unsigned attr_nounwind, attr_noreturn, attr_cold, attr_noinline,
         attr_noalias, attr_nonnull;
@@ -353,6 +354,8 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t);
 /* Marks a load or store with the TBAA tag of a memory cell of type t
  * (length: an array's or string's length word). */
 void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length);
+/* The same for an access to field fd: it aliases no other field. */
+void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 
 /* ---- builtins.c -------------------------------------------------------- */
 

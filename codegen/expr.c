@@ -67,6 +67,28 @@ void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length)
     LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(c, "tbaa", 4), cg->tbaa[which]);
 }
 
+/* The TBAA tag of one field: a child of its kind's type, so it may alias
+ * an array element of that kind but no other field (two fields never
+ * share memory, whatever object or pool cluster they are in). */
+void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd)
+{
+    LLVMValueRef tag = cg_map_get_ptr(&cg->tbaa_fields, fd);
+    if (!tag) {
+        cg_tbaa(cg, inst, fd->field_type, false);      /* makes the kind's node */
+        LLVMContextRef c = cg->ctx;
+        LLVMValueRef kind_tag = LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(c, "tbaa", 4));
+        LLVMMetadataRef kind = LLVMValueAsMetadata(LLVMGetOperand(kind_tag, 0));
+        const char *name = arena_printf("%s.%s", fd->owner->name.text, fd->name.text);
+        LLVMMetadataRef zero = LLVMValueAsMetadata(LLVMConstInt(cg->t_i64, 0, 0));
+        LLVMMetadataRef type_ops[3] = {LLVMMDStringInContext2(c, name, strlen(name)), kind, zero};
+        LLVMMetadataRef type = LLVMMDNodeInContext2(c, type_ops, 3);
+        LLVMMetadataRef tag_ops[3] = {type, type, zero};
+        tag = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, tag_ops, 3));
+        cg_map_put_ptr(&cg->tbaa_fields, fd, tag);
+    }
+    LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(cg->ctx, "tbaa", 4), tag);
+}
+
 LLVMValueRef cg_load(CgFn *f, LLVMValueRef addr, const Type *t, bool in_memory,
                      const char *name)
 {

@@ -192,14 +192,6 @@ static void access_needs(Reach *r, const Expr *obj)
         need(r->in, home);
 }
 
-static void reach_expr(Reach *r, Expr *e);
-
-static void reach_exprs(Reach *r, ExprVec *v)
-{
-    for (size_t i = 0; i < v->len; i++)
-        reach_expr(r, v->items[i]);
-}
-
 static void reach_new(Reach *r, Expr *e)
 {
     ClassDecl *k = e->u.new_obj.cls;
@@ -216,39 +208,28 @@ static void reach_new(Reach *r, Expr *e)
     }
 }
 
-static void reach_expr(Reach *r, Expr *e)
+/* After a node's operands (the walk's order does not matter here): what
+ * the node itself reaches and needs. */
+static bool reach_expr(AstWalk *w, Expr *e)
 {
-    if (!e)
-        return;
+    Reach *r = w->ctx;
     Cg *cg = r->cg;
     switch (e->kind) {
-    case EX_UNARY:
-        reach_expr(r, e->u.unary.operand);
-        return;
     case EX_BINARY:
-        reach_expr(r, e->u.binary.left);
-        reach_expr(r, e->u.binary.right);
         if (e->u.binary.op == BIN_EQ || e->u.binary.op == BIN_NE) {
             /* identity across two pools compares the pools too (expr.c) */
             access_needs(r, e->u.binary.left);
             access_needs(r, e->u.binary.right);
         }
-        return;
-    case EX_GET:
-        reach_expr(r, e->u.get.future);
-        return;
+        return true;
     case EX_FIELD:
-        reach_expr(r, e->u.field.object);
         if (e->u.field.res == RES_FIELD || e->u.field.res == RES_POOL_SIZE)
             access_needs(r, e->u.field.object);
-        return;
+        return true;
     case EX_INDEX:
-        reach_expr(r, e->u.index.object);
-        reach_expr(r, e->u.index.index);
         access_needs(r, e->u.index.object);
-        return;
+        return true;
     case EX_CALL: {
-        reach_exprs(r, &e->u.call.args);
         FuncDecl *g = e->u.call.func;
         if (e->u.call.res == RES_FUNC && g) {
             call_needs(r, cg_callee_inst(cg, r->in, g, NULL, e->u.call.subst), e->u.call.subst,
@@ -257,83 +238,34 @@ static void reach_expr(Reach *r, Expr *e)
             CgInst *j = cg_callee_inst(cg, r->in, g, g->owner, e->u.call.subst);
             call_needs(r, j, e->u.call.subst, tc_place_class_param(g->owner, 0));
         }
-        return;
+        return true;
     }
     case EX_METHOD_CALL:
     case EX_SEND: {
-        reach_expr(r, e->u.method_call.object);
-        reach_exprs(r, &e->u.method_call.args);
         FuncDecl *g = e->u.method_call.func;
         CgInst *j = cg_callee_inst(cg, r->in, g, g->owner, e->u.method_call.subst);
         call_needs(r, j, e->u.method_call.subst, ty_home(e->u.method_call.object->type));
-        return;
+        return true;
     }
-    case EX_NEW: {
-        TypeExpr *te = e->u.new_obj.class_type;     /* node(e) first */
-        for (size_t i = 0; i < te->places.len; i++)
-            reach_expr(r, te->places.items[i]->node_expr);
-        reach_exprs(r, &e->u.new_obj.args);
+    case EX_NEW:
         reach_new(r, e);
-        return;
-    }
+        return true;
     case EX_NEW_ARRAY:
-        reach_expr(r, e->u.new_array.length);
-        if (cg->opt->count_remote)
-            need(r->in, ty_home(e->type));
-        return;
     case EX_ARRAY_LIT:
-        reach_exprs(r, &e->u.array_lit.elems);
         if (cg->opt->count_remote)
             need(r->in, ty_home(e->type));
-        return;
+        return true;
     default:
-        return;
+        return true;
     }
 }
 
-static void reach_stmt(Reach *r, Stmt *s)
+static bool reach_stmt(AstWalk *w, Stmt *s)
 {
-    if (!s)
-        return;
-    switch (s->kind) {
-    case ST_LET:
-        reach_expr(r, s->u.let.init);
-        return;
-    case ST_ASSIGN:
-        reach_expr(r, s->u.assign.target);
-        reach_expr(r, s->u.assign.value);
-        return;
-    case ST_EXPR:
-        reach_expr(r, s->u.expr.expr);
-        return;
-    case ST_IF:
-        reach_expr(r, s->u.if_.cond);
-        reach_stmt(r, s->u.if_.then_block);
-        reach_stmt(r, s->u.if_.else_stmt);
-        return;
-    case ST_WHILE:
-        reach_expr(r, s->u.while_.cond);
-        reach_stmt(r, s->u.while_.body);
-        return;
-    case ST_FOR_RANGE:
-        reach_expr(r, s->u.for_range.from);
-        reach_expr(r, s->u.for_range.to);
-        reach_stmt(r, s->u.for_range.body);
-        return;
-    case ST_FOR_IN:
-        reach_expr(r, s->u.for_in.iterable);
-        if (s->u.for_in.iterable->type->kind == TY_POOL)
-            access_needs(r, s->u.for_in.iterable);
-        reach_stmt(r, s->u.for_in.body);
-        return;
-    case ST_RETURN:
-        reach_expr(r, s->u.ret.value);
-        return;
-    case ST_BLOCK:
-        for (size_t i = 0; i < s->u.block.stmts.len; i++)
-            reach_stmt(r, s->u.block.stmts.items[i]);
-        return;
-    case ST_POOL:
+    Reach *r = w->ctx;
+    if (s->kind == ST_FOR_IN && s->u.for_in.iterable->type->kind == TY_POOL)
+        access_needs(r, s->u.for_in.iterable);
+    if (s->kind == ST_POOL) {
         /* a pool statement makes its pools: their nodes and the places
          * their objects' classes take */
         for (size_t i = 0; i < s->u.pool.pools.len; i++) {
@@ -342,21 +274,20 @@ static void reach_stmt(Reach *r, Stmt *s)
             for (uint32_t k = 1; k < p->elem->nplaces; k++)
                 need(r->in, p->elem->places[k]);
         }
-        return;
-    default:
-        return;
     }
+    return true;
 }
 
 static void reach_inst(Cg *cg, CgInst *in)
 {
     Reach r = {cg, in};
+    AstWalk w = {reach_expr, NULL, reach_stmt, &r};
     if (in->func) {
-        reach_stmt(&r, in->func->body);
+        ast_walk_stmt(&w, in->func->body);
         return;
     }
     for (size_t j = 0; j < in->cls->fields.len; j++)
-        reach_expr(&r, in->cls->fields.items[j]->init);
+        ast_walk_expr(&w, in->cls->fields.items[j]->init);
 }
 
 /* ---- the plan's fixed point ------------------------------------------------------------ */

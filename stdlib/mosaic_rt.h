@@ -135,6 +135,8 @@ typedef struct MosPoolCluster {
     int64_t stride;
     char *start;
     int64_t pointers;
+    void *map;                      /* the reservation start lies in */
+    int64_t unused;                 /* keeps a cluster 16-byte sized */
 } MosPoolCluster;
 typedef struct MosPool {
     int64_t size;                   /* objects so far */
@@ -149,7 +151,7 @@ typedef struct MosPool {
 #define MOS_POOL_NODE_OFFSET 8
 #define MOS_POOL_PLACES_OFFSET 40
 #define MOS_POOL_CLUSTERS_OFFSET 48
-#define MOS_POOL_CLUSTER_BYTES 32       /* bias first */
+#define MOS_POOL_CLUSTER_BYTES 48       /* bias first */
 #define MOS_POOL_MAX_OBJECTS ((int64_t)1 << 28)
 MosPool *mos_pool_new(const MosPoolShape *shape, int64_t node);
 int64_t mos_pool_alloc(MosPool *pool, const char *where);

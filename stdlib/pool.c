@@ -51,7 +51,13 @@ _Static_assert(offsetof(MosPoolCluster, bias) == 0, "codegen reads bias first");
 /* First capacity the roots cover, in objects. */
 #define RT_POOL_FIRST_CAPACITY 1024
 
+/* One page and one cache line: consecutive clusters land in different
+ * cache sets; RT_POOL_SKEWS of them before the pattern repeats. */
+#define RT_POOL_SKEW (4096 + 64)
+#define RT_POOL_SKEWS 61
+
 static _Atomic uint64_t reserved;
+static _Atomic unsigned skews;
 static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void unmap_clusters(void *obj, void *data)
@@ -60,10 +66,11 @@ static void unmap_clusters(void *obj, void *data)
     MosPool *p = obj;
     for (int64_t k = 0; k < p->nclusters; k++) {
         MosPoolCluster *c = &p->clusters[k];
-        size_t bytes = (size_t)c->stride * (size_t)MOS_POOL_MAX_OBJECTS;
+        size_t bytes = (size_t)c->stride * (size_t)MOS_POOL_MAX_OBJECTS +
+                       (size_t)(c->start - (char *)c->map);
         if (c->pointers && p->capacity)
             GC_remove_roots(c->start, c->start + (size_t)c->stride * (size_t)p->capacity);
-        munmap(c->start, bytes);
+        munmap(c->map, bytes);
         atomic_fetch_sub(&reserved, bytes);
     }
 }
@@ -88,13 +95,19 @@ MosPool *mos_pool_new(const MosPoolShape *shape, int64_t node)
     p->places = places;
     for (int64_t k = 0; k < shape->nclusters; k++) {
         MosPoolCluster *c = &p->clusters[k];
-        size_t reserve = (size_t)shape->strides[k] * (size_t)MOS_POOL_MAX_OBJECTS;
+        /* The kernel places big reservations a power of two apart, so the
+         * clusters would all start at the same address modulo the cache's
+         * size, and the fields of one object would evict each other.  Each
+         * cluster starts a different number of RT_POOL_SKEW bytes in. */
+        size_t skew = RT_POOL_SKEW * (size_t)(atomic_fetch_add(&skews, 1) % RT_POOL_SKEWS);
+        size_t reserve = (size_t)shape->strides[k] * (size_t)MOS_POOL_MAX_OBJECTS + skew;
         void *m = mmap(NULL, reserve, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED)
             rt_panicf(RT_NOWHERE, "out of memory: cannot reserve pool '%s'", shape->name);
         atomic_fetch_add(&reserved, reserve);
-        c->start = m;
+        c->map = m;
+        c->start = (char *)m + skew;
         c->stride = shape->strides[k];
         c->bias = c->start - c->stride;
         c->pointers = shape->pointers[k];
