@@ -306,152 +306,78 @@ static void advise_loop(Advice *a, const Stmt *loop, const TcPool *p, const char
     fprintf(a->out, "  vectorised at -O%d: %s\n", a->opt_level, note);
 }
 
-/* Calls of f in the program that pass a pool for its parameter `param`. */
-static void pools_passed(const Expr *e, const FuncDecl *f, size_t param, PoolList *out);
+/* The pools passed to parameter `param` of f, found by a walk of every
+ * body (PoolSearch is the walk's context). */
+typedef struct PoolSearch {
+    const FuncDecl *f;
+    size_t param;
+    PoolList pools;
+} PoolSearch;
 
-static void pools_in_stmt(const Stmt *st, const FuncDecl *f, size_t param, PoolList *out)
+static bool find_pool_args(AstWalk *w, Expr *e)
 {
-    if (!st)
-        return;
-    switch (st->kind) {
-    case ST_LET: pools_passed(st->u.let.init, f, param, out); return;
-    case ST_ASSIGN:
-        pools_passed(st->u.assign.target, f, param, out);
-        pools_passed(st->u.assign.value, f, param, out);
-        return;
-    case ST_EXPR: pools_passed(st->u.expr.expr, f, param, out); return;
-    case ST_IF:
-        pools_passed(st->u.if_.cond, f, param, out);
-        pools_in_stmt(st->u.if_.then_block, f, param, out);
-        pools_in_stmt(st->u.if_.else_stmt, f, param, out);
-        return;
-    case ST_WHILE:
-        pools_passed(st->u.while_.cond, f, param, out);
-        pools_in_stmt(st->u.while_.body, f, param, out);
-        return;
-    case ST_FOR_RANGE: pools_in_stmt(st->u.for_range.body, f, param, out); return;
-    case ST_FOR_IN: pools_in_stmt(st->u.for_in.body, f, param, out); return;
-    case ST_RETURN: pools_passed(st->u.ret.value, f, param, out); return;
-    case ST_BLOCK:
-        for (size_t i = 0; i < st->u.block.stmts.len; i++)
-            pools_in_stmt(st->u.block.stmts.items[i], f, param, out);
-        return;
-    default: return;
+    PoolSearch *ps = w->ctx;
+    const ExprVec *args = e->kind == EX_CALL ? &e->u.call.args
+                        : e->kind == EX_METHOD_CALL || e->kind == EX_SEND ? &e->u.method_call.args
+                                                                          : NULL;
+    const FuncDecl *callee = e->kind == EX_CALL ? e->u.call.func
+                           : args ? e->u.method_call.func : NULL;
+    if (args && callee == ps->f && ps->param < args->len) {
+        const Expr *a = args->items[ps->param];
+        TcPool *p = a->type ? tc_pool_of_place(ty_home(a->type)) : NULL;
+        bool seen = !p || !p->layout;
+        for (size_t i = 0; i < ps->pools.len && !seen; i++)
+            seen = ps->pools.items[i] == p;
+        if (!seen)
+            VEC_PUSH(ps->pools, p);
+    }
+    return true;
+}
+
+/* Every body of the program, walked by w. */
+static void walk_program(const Program *prog, AstWalk *w)
+{
+    for (size_t d = 0; d < prog->decls.len; d++) {
+        Decl *dd = prog->decls.items[d];
+        if (dd->kind == DECL_FUNC)
+            ast_walk_stmt(w, dd->u.func->body);
+        else if (dd->kind == DECL_CLASS)
+            for (size_t j = 0; j < dd->u.cls->methods.len; j++)
+                ast_walk_stmt(w, dd->u.cls->methods.items[j]->body);
     }
 }
 
-static void add_pool(PoolList *out, TcPool *p)
+static bool advise_stmt(AstWalk *w, Stmt *st)
 {
-    for (size_t i = 0; i < out->len; i++)
-        if (out->items[i] == p)
-            return;
-    VEC_PUSH(*out, p);
-}
-
-static void pools_passed(const Expr *e, const FuncDecl *f, size_t param, PoolList *out)
-{
-    if (!e)
-        return;
-    const ExprVec *args = NULL;
-    const FuncDecl *callee = NULL;
-    if (e->kind == EX_CALL) {
-        args = &e->u.call.args;
-        callee = e->u.call.func;
-    } else if (e->kind == EX_METHOD_CALL || e->kind == EX_SEND) {
-        args = &e->u.method_call.args;
-        callee = e->u.method_call.func;
-        pools_passed(e->u.method_call.object, f, param, out);
+    Advice *a = w->ctx;
+    if (st->kind != ST_FOR_IN)
+        return true;
+    const Type *t = st->u.for_in.iterable->type;
+    if (!t || t->kind != TY_POOL)
+        return true;
+    Place *at = ty_home(t);
+    TcPool *p = tc_pool_of_place(at);
+    if (p && p->layout) {
+        advise_loop(a, st, p, "");
+    } else if (at->tag == PL_PARAM && at->func) {
+        /* a `pool C` parameter: once per pool passed to it */
+        PoolSearch ps = {at->func, 0, {0}};
+        for (size_t i = 0; i < at->func->params.len; i++)
+            if (tc_place_pool_param(at->func, i) == at)
+                ps.param = i;
+        AstWalk search = {find_pool_args, NULL, NULL, &ps};
+        walk_program(a->program, &search);
+        for (size_t i = 0; i < ps.pools.len; i++)
+            advise_loop(a, st, ps.pools.items[i],
+                        arena_printf(" (parameter %s)", tc_place_name(at)));
     }
-    if (args) {
-        if (callee == f && param < args->len) {
-            const Expr *a = args->items[param];
-            TcPool *p = a->type ? tc_pool_of_place(ty_home(a->type)) : NULL;
-            if (p && p->layout)
-                add_pool(out, p);
-        }
-        for (size_t i = 0; i < args->len; i++)
-            pools_passed(args->items[i], f, param, out);
-        return;
-    }
-    switch (e->kind) {
-    case EX_UNARY: pools_passed(e->u.unary.operand, f, param, out); return;
-    case EX_BINARY:
-        pools_passed(e->u.binary.left, f, param, out);
-        pools_passed(e->u.binary.right, f, param, out);
-        return;
-    case EX_GET: pools_passed(e->u.get.future, f, param, out); return;
-    case EX_FIELD: pools_passed(e->u.field.object, f, param, out); return;
-    case EX_INDEX:
-        pools_passed(e->u.index.object, f, param, out);
-        pools_passed(e->u.index.index, f, param, out);
-        return;
-    default: return;
-    }
-}
-
-static void advise_stmt(Advice *a, const FuncDecl *f, const Stmt *st)
-{
-    if (!st)
-        return;
-    switch (st->kind) {
-    case ST_IF:
-        advise_stmt(a, f, st->u.if_.then_block);
-        advise_stmt(a, f, st->u.if_.else_stmt);
-        return;
-    case ST_WHILE: advise_stmt(a, f, st->u.while_.body); return;
-    case ST_FOR_RANGE: advise_stmt(a, f, st->u.for_range.body); return;
-    case ST_BLOCK:
-        for (size_t i = 0; i < st->u.block.stmts.len; i++)
-            advise_stmt(a, f, st->u.block.stmts.items[i]);
-        return;
-    case ST_FOR_IN: {
-        const Type *t = st->u.for_in.iterable->type;
-        if (t && t->kind == TY_POOL) {
-            Place *at = ty_home(t);
-            TcPool *p = tc_pool_of_place(at);
-            if (p && p->layout) {
-                advise_loop(a, st, p, "");
-            } else if (at->tag == PL_PARAM && at->func) {
-                /* a `pool C` parameter: once per pool passed to it */
-                size_t param = 0;
-                for (size_t i = 0; i < at->func->params.len; i++)
-                    if (tc_place_pool_param(at->func, i) == at)
-                        param = i;
-                PoolList pools = {0};
-                const Program *prog = a->program;
-                for (size_t d = 0; d < prog->decls.len; d++) {
-                    Decl *dd = prog->decls.items[d];
-                    if (dd->kind == DECL_FUNC)
-                        pools_in_stmt(dd->u.func->body, at->func, param, &pools);
-                    else if (dd->kind == DECL_CLASS)
-                        for (size_t j = 0; j < dd->u.cls->methods.len; j++)
-                            pools_in_stmt(dd->u.cls->methods.items[j]->body, at->func, param,
-                                          &pools);
-                }
-                for (size_t i = 0; i < pools.len; i++)
-                    advise_loop(a, st, pools.items[i],
-                                arena_printf(" (parameter %s)", tc_place_name(at)));
-            }
-        }
-        advise_stmt(a, f, st->u.for_in.body);
-        return;
-    }
-    default:
-        return;
-    }
+    return true;
 }
 
 void tc_print_layout_advice(FILE *out, const Program *program, int opt_level,
                             TcVectorNote note, void *note_ctx)
 {
     Advice a = {out, program, opt_level, note, note_ctx};
-    for (size_t d = 0; d < program->decls.len; d++) {
-        Decl *dd = program->decls.items[d];
-        if (dd->kind == DECL_FUNC)
-            advise_stmt(&a, dd->u.func, dd->u.func->body);
-        else if (dd->kind == DECL_CLASS)
-            for (size_t j = 0; j < dd->u.cls->methods.len; j++)
-                advise_stmt(&a, dd->u.cls->methods.items[j],
-                            dd->u.cls->methods.items[j]->body);
-    }
+    AstWalk w = {NULL, NULL, advise_stmt, &a};
+    walk_program(program, &w);
 }

@@ -146,7 +146,12 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
             }
             got[i] = tc_expr(c, a, NULL);
             if (got[i]->kind == TY_POOL && got[i]->cls == want->cls) {
+                /* the pool, and its objects' other places */
                 tc_subst_add(s, want->places[0], got[i]->places[0]);
+                Type *theirs = tc_pool_elem_type(got[i]);
+                Type *ours = tc_pool_elem_type(want);
+                for (uint32_t k = 1; k < ours->nplaces && k < theirs->nplaces; k++)
+                    tc_subst_add(s, ours->places[k], theirs->places[k]);
             } else if (got[i]->kind != TY_ERROR) {
                 diag_error(args->items[i]->loc, DIAG_E0401, "expected a pool of '%s', found "
                            "%s", want->cls->name.text,

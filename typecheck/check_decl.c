@@ -144,6 +144,16 @@ static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
 // signature = "def" name [ "<" places ">" ] "(" params ")" [ ":" type ] [ effects ]
 static void resolve_signature(Checker *c, FuncDecl *f, bool report)
 {
+    /* the classes of its `pool C` parameters first: they decide how many
+     * places the function has (places.c) */
+    for (size_t i = 0; i < f->params.len; i++) {
+        Param *p = f->params.items[i];
+        if (p && p->type && p->type->kind == TE_POOL) {
+            TopEntry *top = tc_top(c, p->type->name.text);
+            if (top && top->cls)
+                tc_note_pool_param(p, top->cls);
+        }
+    }
     if (report)
         check_place_params(&f->place_params, f->owner, "place parameter");
     if (report && f->owner && f->name.text == c->s_init && f->place_params.len)
@@ -164,16 +174,6 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
             if (report)
                 diag_error(p->type->loc, DIAG_E0401, "'%s' is an active class: actors do not "
                            "live in pools", t->cls->name.text);
-        } else if (t->kind == TY_POOL && tc_class_nplaces(t->cls) > 1) {
-            /* its objects' other places would be unknown here, and may be
-             * pools of layouts this code cannot be specialised for */
-            if (report) {
-                diag_error(p->type->loc, DIAG_E0401, "a 'pool %s' parameter needs a class "
-                           "with one place parameter; '%s' has %d", t->cls->name.text,
-                           t->cls->name.text, tc_class_nplaces(t->cls));
-                diag_note(LOC_NONE, "this version of mosaicc cannot pass pools of classes "
-                          "with several places; use the pool directly");
-            }
         } else if (t->kind == TY_POOL) {
             /* inside, the parameter is a place: its own */
             Place *at = tc_place_pool_param(f, i);

@@ -141,91 +141,56 @@ static void edge(Walk *w, Loc loc, FuncDecl *callee, ClassDecl *ctor, Subst *sub
     VEC_PUSH(w->unit->calls, e);
 }
 
-static void walk_expr(Walk *w, Expr *e);
-
-static void walk_args(Walk *w, ExprVec *args)
-{
-    for (size_t i = 0; i < args->len; i++)
-        walk_expr(w, args->items[i]);
-}
-
 /* The place of the object, array or actor an expression denotes. */
 static Place *home_of(const Expr *e)
 {
     return e && e->type ? ty_home(e->type) : NULL;
 }
 
-/* An access to what `e` (a field, element or length expression) reads or
- * writes, after walking its operands. */
-static void walk_access(Walk *w, Expr *e, unsigned kinds)
+/* The site of a field, element or length expression e (its operands
+ * already walked) with the given kinds; false when e is none of those. */
+static bool access_site(Walk *w, Expr *e, unsigned kinds)
 {
     switch (e->kind) {
     case EX_NAME:
         // access = name   (a field of this)
         if (e->u.name.res == RES_FIELD)
             site(w, e, e->loc, tc_place_class_param(w->unit->cls, 0), kinds);
-        return;
+        return true;
     case EX_FIELD:
         // access = expr "." name
-        walk_expr(w, e->u.field.object);
         if (e->u.field.res == RES_FIELD || e->u.field.res == RES_ARRAY_LENGTH ||
             e->u.field.res == RES_POOL_SIZE)
             site(w, e, e->u.field.field.loc, home_of(e->u.field.object), kinds);
-        return;
+        return true;
     case EX_INDEX:
         // access = expr "[" expr "]"   (an array's element, or a pool's object)
-        walk_expr(w, e->u.index.object);
-        walk_expr(w, e->u.index.index);
         site(w, e, e->loc, home_of(e->u.index.object), kinds);
-        return;
+        return true;
     default:
-        walk_expr(w, e);
-        return;
+        return false;
     }
 }
 
-static void walk_expr(Walk *w, Expr *e)
+/* After a node's operands: its own sites and edges. */
+static void walk_expr_after(AstWalk *aw, Expr *e)
 {
-    if (!e)
+    Walk *w = aw->ctx;
+    if (access_site(w, e, EFF_READ))
         return;
     switch (e->kind) {
-    case EX_INT: case EX_FLOAT: case EX_STRING: case EX_BOOL: case EX_NULL:
-    case EX_THIS: case EX_HERE:
-        return;
-    case EX_NAME: case EX_FIELD: case EX_INDEX:
-        walk_access(w, e, EFF_READ);
-        return;
-    case EX_UNARY:
-        walk_expr(w, e->u.unary.operand);
-        return;
-    case EX_BINARY:
-        walk_expr(w, e->u.binary.left);
-        walk_expr(w, e->u.binary.right);
-        return;
-    case EX_GET:
-        walk_expr(w, e->u.get.future);
-        return;
     case EX_CALL:
-        walk_args(w, &e->u.call.args);
         if ((e->u.call.res == RES_FUNC || e->u.call.res == RES_METHOD) && e->u.call.func)
             edge(w, e->loc, e->u.call.func, NULL, e->u.call.subst);
         return;
     case EX_METHOD_CALL:
-        walk_expr(w, e->u.method_call.object);
-        walk_args(w, &e->u.method_call.args);
         edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);
         return;
     case EX_SEND:
         // the message's effects are the receiver's; the sender sends
-        walk_expr(w, e->u.method_call.object);
-        walk_args(w, &e->u.method_call.args);
         site(w, e, e->u.method_call.method.loc, home_of(e->u.method_call.object), EFF_SEND);
         return;
     case EX_NEW: {
-        TypeExpr *te = e->u.new_obj.class_type;     /* node(e): evaluated first */
-        for (size_t i = 0; i < te->places.len; i++)
-            walk_expr(w, te->places.items[i]->node_expr);
-        walk_args(w, &e->u.new_obj.args);
         ClassDecl *k = e->u.new_obj.cls;
         if (k->is_active) {
             site(w, e, e->loc, ty_home(e->type), EFF_SEND);
@@ -246,72 +211,56 @@ static void walk_expr(Walk *w, Expr *e)
         return;
     }
     case EX_NEW_ARRAY:
-        walk_expr(w, e->u.new_array.length);
+    case EX_ARRAY_LIT:
         site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
         return;
-    case EX_ARRAY_LIT:
-        for (size_t i = 0; i < e->u.array_lit.elems.len; i++)
-            walk_expr(w, e->u.array_lit.elems.items[i]);
-        site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
+    default:
         return;
     }
 }
 
-static void walk_stmt(Walk *w, Stmt *s)
+static bool walk_stmt_before(AstWalk *aw, Stmt *s)
 {
-    if (!s)
-        return;
+    Walk *w = aw->ctx;
     switch (s->kind) {
-    case ST_LET:
-        walk_expr(w, s->u.let.init);
-        return;
     case ST_ASSIGN: {
         // stmt = target "=" expr | target op "=" expr   (op=: a read and a write)
         Expr *t = s->u.assign.target;
         if (t->kind == EX_NAME && t->u.name.res == RES_LOCAL) {
-            walk_expr(w, s->u.assign.value);
-            return;
+            ast_walk_expr(aw, s->u.assign.value);
+            return false;
         }
-        walk_access(w, t, s->u.assign.compound ? EFF_READ | EFF_WRITE : EFF_WRITE);
-        walk_expr(w, s->u.assign.value);
-        return;
+        /* the target's operands, then the target itself as what is written */
+        if (t->kind == EX_FIELD)
+            ast_walk_expr(aw, t->u.field.object);
+        else if (t->kind == EX_INDEX) {
+            ast_walk_expr(aw, t->u.index.object);
+            ast_walk_expr(aw, t->u.index.index);
+        }
+        access_site(w, t, s->u.assign.compound ? EFF_READ | EFF_WRITE : EFF_WRITE);
+        ast_walk_expr(aw, s->u.assign.value);
+        return false;
     }
-    case ST_EXPR:
-        walk_expr(w, s->u.expr.expr);
-        return;
-    case ST_IF:
-        walk_expr(w, s->u.if_.cond);
-        walk_stmt(w, s->u.if_.then_block);
-        walk_stmt(w, s->u.if_.else_stmt);
-        return;
-    case ST_WHILE:
-        walk_expr(w, s->u.while_.cond);
-        walk_stmt(w, s->u.while_.body);
-        return;
-    case ST_FOR_RANGE:
-        walk_expr(w, s->u.for_range.from);
-        walk_expr(w, s->u.for_range.to);
-        walk_stmt(w, s->u.for_range.body);
-        return;
     case ST_FOR_IN: {
         // stmt = "for" name "in" expr block   (reads the array's elements)
         Expr *it = s->u.for_in.iterable;
-        walk_expr(w, it);
+        ast_walk_expr(aw, it);
         if (it->type && (it->type->kind == TY_ARRAY || it->type->kind == TY_POOL))
             site(w, s, it->loc, ty_home(it->type), EFF_READ);
-        walk_stmt(w, s->u.for_in.body);
-        return;
+        ast_walk_stmt(aw, s->u.for_in.body);
+        return false;
     }
-    case ST_RETURN:
-        walk_expr(w, s->u.ret.value);
-        return;
-    case ST_BLOCK:
-        for (size_t i = 0; i < s->u.block.stmts.len; i++)
-            walk_stmt(w, s->u.block.stmts.items[i]);
-        return;
-    case ST_BREAK: case ST_CONTINUE: case ST_POOL:
-        return;
+    default:
+        return true;
     }
+}
+
+static void walk_body(Unit *u, Stmt *body, Expr *init)
+{
+    Walk w = {u};
+    AstWalk aw = {NULL, walk_expr_after, walk_stmt_before, &w};
+    ast_walk_stmt(&aw, body);
+    ast_walk_expr(&aw, init);
 }
 
 /* ---- units ------------------------------------------------------------------ */
@@ -362,8 +311,7 @@ static void walk_function(FuncDecl *f, ClassDecl *cls)
     Unit *u = new_unit(f, f, cls, here_of(cls, f));
     if (f->effects)
         declared_set(u, f->effects);
-    Walk w = {u};
-    walk_stmt(&w, f->body);
+    walk_body(u, f->body, NULL);
 }
 
 /* What `new` runs before init: the field initialisers, each a store into
@@ -383,7 +331,7 @@ static void walk_construction(ClassDecl *cls)
         FieldDecl *fd = cls->fields.items[i];
         if (!fd->init)
             continue;
-        walk_expr(&w, fd->init);
+        walk_body(u, NULL, fd->init);
         site(&w, fd, fd->loc, tc_place_class_param(cls, 0), EFF_WRITE);
     }
 }

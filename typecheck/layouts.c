@@ -50,14 +50,15 @@ Type *tc_pool_elem_type(const Type *pool_type)
     TcPool *p = tc_pool_of_place(at);
     if (p && p->elem)
         return p->elem;
-    /* a `pool C` parameter: its objects live in it; the class's other
-     * places are not known */
+    /* a `pool C` parameter: its objects live in it, and their other places
+     * are the function's places that follow the parameter's (places.h) */
     ClassDecl *cls = pool_type->cls;
     uint32_t n = (uint32_t)tc_class_nplaces(cls);
     Place **ps = arena_alloc(n * sizeof *ps);
     ps[0] = at;
     for (uint32_t i = 1; i < n; i++)
-        ps[i] = tc_place_unknown();
+        ps[i] = at->tag == PL_PARAM && at->func ? tc_place_func_param(at->func, at->index + (int)i)
+                                                : tc_place_unknown();
     return ty_class(cls, ps, n);
 }
 

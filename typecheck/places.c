@@ -41,16 +41,34 @@ int tc_class_nplaces(const ClassDecl *cls)
     return cls->place_params.len ? (int)cls->place_params.len : 1;
 }
 
+static NameMap pool_param_classes;  /* Param * -> the ClassDecl its `pool C` names */
+
+void tc_note_pool_param(const Param *p, ClassDecl *cls)
+{
+    if (!tc_map_get(&pool_param_classes, (const char *)p))
+        tc_map_put(&pool_param_classes, (const char *)p, cls);
+}
+
 static bool is_pool_param(const Param *p)
 {
     return p && p->type && p->type->kind == TE_POOL;
+}
+
+/* The places a `pool C` parameter brings: the pool, then one for each
+ * other place of C (those of its objects). */
+static int pool_param_places(const Param *p)
+{
+    if (!is_pool_param(p))
+        return 0;
+    ClassDecl *cls = tc_map_get(&pool_param_classes, (const char *)p);
+    return cls ? tc_class_nplaces(cls) : 1;
 }
 
 int tc_func_nplaces(const FuncDecl *f)
 {
     int n = (int)f->place_params.len;
     for (size_t i = 0; i < f->params.len; i++)
-        n += is_pool_param(f->params.items[i]);
+        n += pool_param_places(f->params.items[i]);
     return n;
 }
 
@@ -58,6 +76,7 @@ static Place **make_params(const NameVec *names, size_t n, ClassDecl *cls, FuncD
 {
     Place **ps = arena_alloc((n ? n : 1) * sizeof *ps);
     size_t next_param = 0;
+    int of_pool = 0;        /* places of the current `pool C` parameter so far */
     for (size_t i = 0; i < n; i++) {
         Place *p = ARENA_NEW(Place);
         p->tag = PL_PARAM;
@@ -66,10 +85,20 @@ static Place **make_params(const NameVec *names, size_t n, ClassDecl *cls, FuncD
         p->func = f;
         if (names && i < names->len) {
             p->name = names->items[i].text;
-        } else if (f) {     /* a `pool C` parameter */
+        } else if (f) {     /* a `pool C` parameter, then its objects' other places */
             while (!is_pool_param(f->params.items[next_param]))
                 next_param++;
-            p->name = f->params.items[next_param++]->name.text;
+            Param *pp = f->params.items[next_param];
+            ClassDecl *pc = tc_map_get(&pool_param_classes, (const char *)pp);
+            p->name = of_pool == 0 ? pp->name.text
+                                   : arena_printf("%s.%s", pp->name.text,
+                                                  pc && (size_t)of_pool < pc->place_params.len
+                                                      ? pc->place_params.items[of_pool].text
+                                                      : "place");
+            if (++of_pool == pool_param_places(pp)) {
+                of_pool = 0;
+                next_param++;
+            }
         } else {
             p->name = "home";
         }
@@ -84,14 +113,13 @@ Place *tc_place_pool_param(FuncDecl *f, size_t param)
         return NULL;
     int k = (int)f->place_params.len;
     for (size_t i = 0; i < param; i++)
-        k += is_pool_param(f->params.items[i]);
+        k += pool_param_places(f->params.items[i]);
     return tc_place_func_param(f, k);
 }
 
 bool tc_place_is_pool(const Place *p)
 {
-    return p->tag == PL_POOL || (p->tag == PL_PARAM && p->func &&
-                                 p->index >= (int)p->func->place_params.len);
+    return p->tag == PL_POOL || (p->tag == PL_PARAM && p->func && p->pool_of);
 }
 
 Place *tc_place_class_param(ClassDecl *cls, int i)

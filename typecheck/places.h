@@ -77,8 +77,13 @@ Place *tc_place_class_param(ClassDecl *cls, int i);
  * parameter is a place), in parameter order. */
 Place *tc_place_func_param(FuncDecl *f, int i);
 int tc_func_nplaces(const FuncDecl *f);
-/* The place of f's parameter number `param` if its type is `pool C`. */
+/* The place of f's parameter number `param` if its type is `pool C`; the
+ * other places of C's objects follow it among f's places (named
+ * "p.q" for C's place parameter q). */
 Place *tc_place_pool_param(FuncDecl *f, size_t param);
+/* Tells the places of a function which class its `pool C` parameter p
+ * names, before they are made (check_decl.c, at the signature). */
+void tc_note_pool_param(const Param *p, ClassDecl *cls);
 /* Is p a pool, or a `pool C` parameter? */
 bool tc_place_is_pool(const Place *p);
 /* Number of place parameters of a class (1 for the implicit home). */
