@@ -337,8 +337,12 @@ int main(int argc, char **argv)
 {
     install_crash_handlers();
     int status = run_driver_on_big_stack(argc, argv);
-    if (fflush(stdout) != 0 && status == EXIT_OK) {
-        fprintf(stderr, "mosaicc: error: cannot write to standard output\n");
+    /* ferror too: an earlier flush (--dump-ast's) may have failed already */
+    int flushed = fflush(stdout);
+    int err = errno;
+    if ((flushed != 0 || ferror(stdout)) && status == EXIT_OK) {
+        fprintf(stderr, "mosaicc: error: cannot write to standard output%s%s\n",
+                err ? ": " : "", err ? strerror(err) : "");
         status = EXIT_USAGE;
     }
     arena_free_all();

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,13 +46,32 @@ static int out_line_buffered;
 /* Set by rt_print_shutdown or after a failed write: later output is
  * dropped. */
 static int out_closed;
+/* The error of the write that closed it, and whether it was reported. */
+static int out_errno;
+static int out_reported;
 /* Non-zero while a thread changes out_buf/out_len (under out_lock); the
  * fault handler leaves the buffer alone then. */
 static volatile sig_atomic_t out_busy;
 
+static void flush_locked(void);
+
+/* At exit (after `exit`, say): a failure cannot go through exit() again. */
 static void flush_at_exit(void)
 {
-    rt_print_flush();
+    rt_print_init();
+    pthread_mutex_lock(&out_lock);
+    flush_locked();
+    pthread_mutex_unlock(&out_lock);
+    if (out_errno && !out_reported) {
+        out_reported = 1;
+        char msg[160];
+        int n = snprintf(msg, sizeof msg, "%s: runtime error: i/o error: cannot write to "
+                         "standard output: %s\n", RT_NOWHERE, strerror(out_errno));
+        if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0)
+            _exit(101);
+        rt_remote_report();
+        _exit(101);
+    }
 }
 
 static void out_setup(void)
@@ -64,6 +84,8 @@ static void out_setup(void)
         out_cap = 0;
     }
     out_line_buffered = isatty(STDOUT_FILENO);
+    /* a closed pipe is a failed write (EPIPE), reported, not a silent death */
+    signal(SIGPIPE, SIG_IGN);
     atexit(flush_at_exit);
 }
 
@@ -81,12 +103,25 @@ static void write_through(const char *p, size_t n)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
+            if (!out_closed)
+                out_errno = errno;  /* reported once the lock is released */
             out_closed = 1;
             return;
         }
         p += w;
         n -= (size_t)w;
     }
+}
+
+/* Output that cannot be written is lost output: a runtime error, once
+ * (after the lock is released; the panic flushes nothing more). */
+static void report_failure(void)
+{
+    int err = out_errno;
+    if (!err || out_reported)
+        return;
+    out_reported = 1;
+    rt_panicf(RT_NOWHERE, "i/o error: cannot write to standard output: %s", strerror(err));
 }
 
 /* Caller holds out_lock and has set out_busy. */
@@ -125,6 +160,7 @@ static void emit2(const char *a, size_t na, const char *b, size_t nb)
         flush_locked();
     out_busy = 0;
     pthread_mutex_unlock(&out_lock);
+    report_failure();
 }
 
 void rt_print_bytes(const char *bytes, size_t length)
@@ -140,6 +176,7 @@ void rt_print_flush(void)
     flush_locked();
     out_busy = 0;
     pthread_mutex_unlock(&out_lock);
+    report_failure();
 }
 
 void rt_print_shutdown(void)

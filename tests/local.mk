@@ -11,15 +11,22 @@
 # MOS_TESTS (from configure.ac) expands, when make runs, to every .mos file
 # of those four directories; automake must not see its value, else it tries
 # to write one rule per word of it.
-TEST_EXTENSIONS = .mos
+TEST_EXTENSIONS = .mos .sh
 TAP_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 MOS_LOG_DRIVER = $(TAP_DRIVER)
 MOS_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-test.sh
 AM_MOS_LOG_FLAGS = --mosaicc $(abs_top_builddir)/mosaicc$(EXEEXT)
 LOG_DRIVER = $(TAP_DRIVER)
 
-TESTS += $(MOS_TESTS)
-EXTRA_DIST += tests/run-test.sh $(MOS_TESTS)
+# Driver tests (tests/driver/*.sh): shell scripts that run the compiler
+# and the programs it makes the way a user does, and speak TAP themselves;
+# they find the compiler in $MOSAICC.
+SH_LOG_DRIVER = $(TAP_DRIVER)
+SH_LOG_COMPILER = env MOSAICC=$(abs_top_builddir)/mosaicc$(EXEEXT) $(SHELL)
+DRIVER_TESTS = tests/driver/output_failures.sh
+
+TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
+EXTRA_DIST += tests/run-test.sh $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += $(wildcard $(srcdir)/tests/*/*.expected $(srcdir)/tests/*/*.txt)
 
 # ---- unit tests -------------------------------------------------------------
