@@ -153,7 +153,7 @@ bool cg_write_output(Cg *cg, CgOutput output, const char *out_path)
             return fflush(stdout) == 0;
         }
         if (LLVMPrintModuleToFile(cg->mod, out_path, &err)) {
-            fprintf(stderr, "mosaicc: cannot write %s: %s\n", out_path, err);
+            fprintf(stderr, "mosaicc: error: cannot write '%s': %s\n", out_path, err);
             LLVMDisposeMessage(err);
             return false;
         }
@@ -172,7 +172,7 @@ bool cg_write_output(Cg *cg, CgOutput output, const char *out_path)
         return fflush(stdout) == 0;
     }
     if (LLVMTargetMachineEmitToFile(cg->tm, cg->mod, (char *)out_path, kind, &err)) {
-        fprintf(stderr, "mosaicc: cannot write %s: %s\n", out_path, err);
+        fprintf(stderr, "mosaicc: error: cannot write '%s': %s\n", out_path, err);
         LLVMDisposeMessage(err);
         return false;
     }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "driver.h"
 #include "support/arena.h"
@@ -126,9 +127,46 @@ static bool ends_with(const char *s, const char *suffix)
 static const char *default_output(const char *input, const char *ext)
 {
     size_t len = strlen(input);
+    const char *slash = strrchr(input, '/');
+    const char *base = slash ? slash + 1 : input;
+    if (strcmp(base, ".mos") == 0)      /* nothing before the extension: a.out, a.o ... */
+        return arena_printf("%.*sa%s", (int)(base - input), input, *ext ? ext : ".out");
     if (ends_with(input, ".mos")) len -= 4;
     else if (!*ext) ext = ".out";
     return arena_printf("%.*s%s", (int)len, input, ext);
+}
+
+/* Refuses an output that would destroy the input (whatever the path's
+ * spelling, hard links included) or that cannot be written: a directory,
+ * a missing or unwritable directory.  Returns EXIT_OK or EXIT_USAGE after
+ * saying why. */
+static int check_output(const char *input, const char *out)
+{
+    struct stat in_st, out_st;
+    if (stat(out, &out_st) == 0) {
+        if (stat(input, &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+            in_st.st_ino == out_st.st_ino) {
+            fprintf(stderr, "mosaicc: error: refusing to write '%s': it is the input file\n",
+                    out);
+            return EXIT_USAGE;
+        }
+        if (S_ISDIR(out_st.st_mode)) {
+            fprintf(stderr, "mosaicc: error: cannot write '%s': it is a directory\n", out);
+            return EXIT_USAGE;
+        }
+        if (access(out, W_OK) != 0) {
+            fprintf(stderr, "mosaicc: error: cannot write '%s': %s\n", out, strerror(errno));
+            return EXIT_USAGE;
+        }
+        return EXIT_OK;
+    }
+    const char *slash = strrchr(out, '/');
+    const char *dir = !slash ? "." : slash == out ? "/" : arena_strndup(out, (size_t)(slash - out));
+    if (access(dir, W_OK) != 0) {
+        fprintf(stderr, "mosaicc: error: cannot write '%s': %s\n", out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }
 
 /* The base name without .mos, for the temporary executable of --run (the
@@ -164,6 +202,8 @@ static int compile(const DriverOptions *o, Program *program)
 
     if (kind != CG_OUT_OBJECT || o->mode == MODE_OBJECT) {
         const char *out = o->output ? o->output : default_output(o->input, ext);
+        if (strcmp(out, "-") != 0 && check_output(o->input, out) != EXIT_OK)
+            return EXIT_USAGE;
         if (strcmp(out, "-") == 0) {
             const char *tmp = driver_temp_path(arena_printf("out%s", ext));
             if (!tmp) return EXIT_USAGE;
@@ -174,6 +214,11 @@ static int compile(const DriverOptions *o, Program *program)
     }
 
     /* An executable: an object in the temporary directory, then a link. */
+    if (o->mode != MODE_RUN) {
+        const char *exe = o->output ? o->output : default_output(o->input, "");
+        if (check_output(o->input, exe) != EXIT_OK)
+            return EXIT_USAGE;
+    }
     const char *obj = driver_temp_path("program.o");
     if (!obj) return EXIT_USAGE;
     if (!cg_compile(program, &cg, CG_OUT_OBJECT, obj)) return EXIT_ERRORS;
@@ -260,6 +305,11 @@ static int run_driver(int argc, char **argv)
     size_t len = 0;
     char *text = read_file(o.input, &len);
     if (!text) return EXIT_USAGE;
+    /* a UTF-8 byte-order mark says nothing a UTF-8 file does not */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     uint32_t file = src_add(o.input, text, len);
 
     /* --layout N=SPEC: the form is checked here; whether N names a pool

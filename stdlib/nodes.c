@@ -40,6 +40,7 @@
 #include "rt_actors.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,7 +57,8 @@
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static RtTopology topo;
 
-/* A positive decimal integer up to max from the environment, else 0. */
+/* A positive decimal integer up to max from the environment, else 0 (a
+ * value that is not one is said on stderr, then ignored). */
 static int env_count(const char *name, int max)
 {
     const char *env = getenv(name);
@@ -64,7 +66,12 @@ static int env_count(const char *name, int max)
         return 0;
     char *end;
     long long k = strtoll(env, &end, 10);
-    return *end == '\0' && k >= 1 && k <= max ? (int)k : 0;
+    if (*end == '\0' && end != env && k >= 1 && k <= max)
+        return (int)k;
+    char expected[48];
+    snprintf(expected, sizeof expected, "a whole number from 1 to %d", max);
+    rt_warn_env(name, env, expected);
+    return 0;
 }
 
 /* The usable cores, ascending, into a malloc'd array; returns the count
@@ -176,6 +183,8 @@ static void topology_setup(void)
     }
     const char *pin = getenv("MOSAIC_PIN");
     topo.pin = pin && strcmp(pin, "1") == 0;
+    if (pin && *pin && strcmp(pin, "1") != 0 && strcmp(pin, "0") != 0)
+        rt_warn_env("MOSAIC_PIN", pin, "1 (pin the workers) or 0");
     free(cpus);
     free(cpu_node);
 }

@@ -134,3 +134,12 @@ _Noreturn void rt_panic_from_signal(const char *where, const char *message)
     rt_remote_report();     /* atexit handlers do not run after _exit */
     _exit(101);
 }
+
+void rt_warn_env(const char *name, const char *value, const char *expected)
+{
+    char line[PANIC_LINE_MAX];
+    int n = snprintf(line, sizeof line, "mosaic: warning: ignoring %s='%s': expected %s\n",
+                     name, value, expected);
+    if (n > 0)
+        write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}

@@ -42,6 +42,10 @@
  * overflowing int64_t). */
 #define RT_MAX_ALLOC ((uint64_t)1 << 48)
 
+/* Says on stderr that environment variable name's value is ignored, and
+ * what was expected (panic.c). */
+void rt_warn_env(const char *name, const char *value, const char *expected);
+
 /* --- remote-access counting (remote.c) --- */
 
 /* Set once at start-up when the program was compiled with --count-remote. */

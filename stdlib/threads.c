@@ -29,6 +29,8 @@
  */
 #include "rt_internal.h"
 
+#include <stdatomic.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -66,10 +68,14 @@ static size_t requested_stack_size(void)
     }
     /* 1 MiB .. 64 GiB: below, the margin kept for reporting an overflow
      * would be most of the stack; above, no machine would commit it */
-    if (*end != '\0' || end == env || n > (1ull << 36) >> shift)
+    if (*end != '\0' || end == env || n > (1ull << 36) >> shift || (n << shift) < (1u << 20)) {
+        static atomic_flag warned = ATOMIC_FLAG_INIT;
+        if (!atomic_flag_test_and_set(&warned))
+            rt_warn_env("MOSAIC_STACK_SIZE", env, "a size from 1M to 64G (bytes, or with K, M "
+                        "or G)");
         return 0;
-    n <<= shift;
-    return n >= (1u << 20) ? (size_t)n : 0;
+    }
+    return (size_t)(n << shift);
 }
 
 static int try_start(pthread_t *thread, void *(*fn)(void *), void *arg,
