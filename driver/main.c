@@ -385,6 +385,10 @@ static int run_driver_on_big_stack(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* diagnostics go out one at a time (diag.c flushes after each), not
+     * one write per byte */
+    static char err_buf[1 << 16];
+    setvbuf(stderr, err_buf, _IOFBF, sizeof err_buf);
     install_crash_handlers();
     int status = run_driver_on_big_stack(argc, argv);
     /* ferror too: an earlier flush (--dump-ast's) may have failed already */

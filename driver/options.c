@@ -15,6 +15,7 @@
  * returns status 2; it never reads the input.
  */
 #include "driver.h"
+#include "support/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ static const char usage_text[] =
     "  --effects         print the effect report and stop\n"
     "  --layouts         print the pool layout report and stop (not supported yet)\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
+    "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
@@ -201,6 +203,15 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             o->no_checks = true;
         } else if (strcmp(a, "--count-remote") == 0) {
             o->count_remote = true;
+        } else if (starts_with(a, "--error-limit=")) {
+            char *end;
+            long n = strtol(a + 14, &end, 10);
+            if (!a[14] || *end || n < 0 || n > 1000000) {
+                driver_usage_error("invalid error limit '%s' (a number of errors, 0 for none)",
+                                   a + 14);
+                return EXIT_USAGE;
+            }
+            diag_set_error_limit((int)n);
         } else if (strcmp(a, "--layout") == 0 || starts_with(a, "--layout=")) {
             const char *v = option_value(argc, argv, &i, a, "--layout");
             if (!v) return EXIT_USAGE;

@@ -280,8 +280,28 @@ static void vreport(Loc loc, const char *kind, DiagCode code, bool with_code,
     fflush(o);
 }
 
+static int error_limit = DIAG_DEFAULT_ERROR_LIMIT;
+
+void diag_set_error_limit(int n)
+{
+    error_limit = n;
+}
+
+/* Past the limit, the rest would only be noise (a file of garbage gives
+ * an error per token): say so and stop, with the status of a program
+ * with errors. */
+static void check_limit(void)
+{
+    if (error_limit <= 0 || error_count < error_limit)
+        return;
+    fputs("note: too many errors; stopping (--error-limit=N changes the limit)\n", out());
+    fflush(out());
+    exit(1);
+}
+
 void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
 {
+    check_limit();
     va_list ap;
     va_start(ap, fmt);
     vreport(loc, "error", code, true, true, fmt, ap);
@@ -291,6 +311,7 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
 
 void diag_error_noloc(DiagCode code, const char *fmt, ...)
 {
+    check_limit();
     va_list ap;
     va_start(ap, fmt);
     vreport(LOC_NONE, "error", code, true, false, fmt, ap);

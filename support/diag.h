@@ -12,9 +12,10 @@
  * turned into line:column only when printed (columns count UTF-8 code
  * points from 1).  Diagnostics are printed to stderr as soon as they are
  * reported; a note belongs to the error reported just before it.  The
- * module counts errors so the driver can pick the exit status; it never
- * exits by itself.  It does not deduplicate or sort: phases avoid cascades
- * themselves (an expression of the error type reports nothing more).
+ * module counts errors so the driver can pick the exit status; it exits by
+ * itself only past the error limit (diag_set_error_limit).  It does not
+ * deduplicate or sort: phases avoid cascades themselves (an expression of
+ * the error type reports nothing more).
  */
 #ifndef MOSAIC_DIAG_H
 #define MOSAIC_DIAG_H
@@ -70,6 +71,11 @@ void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
+/* After this many errors, reporting one more prints "note: too many
+ * errors; stopping" and exits with status 1 (the one exit this module
+ * makes); 0: no limit. */
+#define DIAG_DEFAULT_ERROR_LIMIT 100
+void diag_set_error_limit(int n);
 
 /* Where diagnostics go (default stderr); unit tests redirect it. */
 #include <stdio.h>
