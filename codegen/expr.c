@@ -542,11 +542,54 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 }
 
 /* [e, e, ...]: allocate, then store each element as it is evaluated. */
+/* Is e a number or bool written as a literal (its value known now)? */
+static bool literal_number(const Expr *e)
+{
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL:
+        return true;
+    case EX_UNARY:
+        return e->u.unary.op == UN_NEG && (e->u.unary.operand->kind == EX_INT ||
+                                           e->u.unary.operand->kind == EX_FLOAT);
+    default:
+        return false;
+    }
+}
+
+/* Literals this long, of literal numbers only, are copied from constant
+ * data rather than stored one by one (a 100,000-element literal would
+ * otherwise be 100,000 stores for the optimiser to chew on). */
+#define CONST_LITERAL_MIN 16
+
 static LLVMValueRef array_literal(CgFn *f, Expr *e)
 {
     Cg *cg = f->cg;
     ExprVec *elems = &e->u.array_lit.elems;
     LLVMValueRef arr = new_array(f, e->type, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
+    bool constant = elems->len >= CONST_LITERAL_MIN;
+    for (size_t i = 0; i < elems->len && constant; i++)
+        constant = literal_number(elems->items[i]);
+    if (constant) {
+        LLVMTypeRef mt = cg_mem_type(cg, e->type->elem);
+        LLVMValueRef *vals = arena_alloc(elems->len * sizeof *vals);
+        for (size_t i = 0; i < elems->len; i++) {
+            LLVMValueRef v = cg_expr(f, elems->items[i]);
+            vals[i] = e->type->elem->kind == TY_BOOL
+                          ? LLVMConstInt(cg->t_i8, LLVMConstIntGetZExtValue(v), 0) : v;
+        }
+        LLVMValueRef init = LLVMConstArray(mt, vals, (unsigned)elems->len);
+        LLVMValueRef data = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), "literal");
+        LLVMSetInitializer(data, init);
+        LLVMSetGlobalConstant(data, 1);
+        LLVMSetLinkage(data, LLVMPrivateLinkage);
+        LLVMSetUnnamedAddress(data, LLVMGlobalUnnamedAddr);
+        LLVMValueRef off = LLVMConstInt(cg->t_i64, offsetof(MosArray, data), 0);
+        LLVMValueRef dst = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data");
+        LLVMValueRef size = LLVMConstInt(cg->t_i64, LLVMABISizeOfType(cg->td, LLVMTypeOf(init)),
+                                         0);
+        LLVMBuildMemCpy(cg->b, dst, 8, data, 8, size);
+        return arr;
+    }
     for (size_t i = 0; i < elems->len; i++) {
         LLVMValueRef v = cg_expr(f, elems->items[i]);
         /* part of the allocation: no check, and not an access to count */

@@ -52,6 +52,7 @@ typedef struct Binding {
     Sym *sym;
     PoolDecl *pool;
     Loc loc;
+    size_t shadowed;        /* scope.c: 1 + the binding this one hides, or 0 */
 } Binding;
 
 typedef struct Checker {
@@ -72,6 +73,7 @@ typedef struct Checker {
     int loop_depth;         /* enclosing while/for loops, for break/continue */
 
     VEC(Binding) bindings;  /* every visible local, innermost last */
+    NameMap visible;        /* name -> 1 + index of its innermost binding */
     VEC(size_t) marks;      /* bindings.len at each open scope */
 
     /* Interned names the rules compare against. */
@@ -87,6 +89,8 @@ TopEntry *tc_top(Checker *c, const char *name);     /* NULL if none */
 
 void tc_scope_push(Checker *c);
 void tc_scope_pop(Checker *c);
+/* Closes every scope (the start of a new function's walk). */
+void tc_scopes_clear(Checker *c);
 Binding *tc_lookup_local(Checker *c, const char *name);
 /* Declares a name in the innermost scope; a redeclaration in the same
  * scope is E0102 (`what` names the kind in the message: "parameter",

@@ -136,8 +136,7 @@ static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
     c->result = f ? f->result_type : ty_error;
     c->nlocals = 0;
     c->loop_depth = 0;
-    c->bindings.len = 0;
-    c->marks.len = 0;
+    tc_scopes_clear(c);
 }
 
 
@@ -271,7 +270,7 @@ static void check_function(Checker *c, FuncDecl *f, ClassDecl *cls)
         if (!p)
             continue;
         p->sym = tc_new_sym(c, SYM_PARAM, p->name.text, p->name.loc, tc_param_type(p));
-        tc_declare(c, (Binding){p->name.text, p->sym, NULL, p->name.loc}, "parameter");
+        tc_declare(c, (Binding){p->name.text, p->sym, NULL, p->name.loc, 0}, "parameter");
     }
     if (f->body)
         tc_check_block_stmts(c, f->body);
@@ -303,20 +302,19 @@ static void report_duplicate_top(Checker *c, const char *name, Loc loc, void *se
     diag_note(prev, "previous definition here");
 }
 
+/* Duplicate members (E0102), in one pass each: tc_find_field and
+ * tc_find_method give the first member of a name. */
 static void check_members(ClassDecl *k)
 {
     for (size_t i = 0; i < k->fields.len; i++) {
         FieldDecl *f = k->fields.items[i];
         if (!f)
             continue;
-        for (size_t j = 0; j < i; j++) {
-            FieldDecl *g = k->fields.items[j];
-            if (g && g->name.text == f->name.text) {
-                diag_error(f->name.loc, DIAG_E0102, "duplicate field '%s' in class '%s'",
-                           f->name.text, k->name.text);
-                diag_note(g->name.loc, "previous definition here");
-                break;
-            }
+        FieldDecl *g = tc_find_field(k, f->name.text);
+        if (g && g != f) {
+            diag_error(f->name.loc, DIAG_E0102, "duplicate field '%s' in class '%s'",
+                       f->name.text, k->name.text);
+            diag_note(g->name.loc, "previous definition here");
         }
     }
     for (size_t i = 0; i < k->methods.len; i++) {
@@ -331,14 +329,11 @@ static void check_members(ClassDecl *k)
             diag_note(f->name.loc, "field '%s' declared here", f->name.text);
             continue;
         }
-        for (size_t j = 0; j < i; j++) {
-            FuncDecl *g = k->methods.items[j];
-            if (g && g->name.text == m->name.text) {
-                diag_error(m->name.loc, DIAG_E0102, "duplicate method '%s' in class '%s'",
-                           m->name.text, k->name.text);
-                diag_note(g->name.loc, "previous definition here");
-                break;
-            }
+        FuncDecl *g = tc_find_method(k, m->name.text);
+        if (g && g != m) {
+            diag_error(m->name.loc, DIAG_E0102, "duplicate method '%s' in class '%s'",
+                       m->name.text, k->name.text);
+            diag_note(g->name.loc, "previous definition here");
         }
     }
 }

@@ -72,7 +72,7 @@ static void check_let(Checker *c, Stmt *s)
     }
     s->u.let.sym = tc_new_sym(c, s->u.let.is_var ? SYM_VAR : SYM_LET, name.text,
                               name.loc, t);
-    tc_declare(c, (Binding){name.text, s->u.let.sym, NULL, name.loc}, "variable");
+    tc_declare(c, (Binding){name.text, s->u.let.sym, NULL, name.loc, 0}, "variable");
 }
 
 static bool in_own_init(Checker *c, const FieldDecl *f)
@@ -214,7 +214,7 @@ static void check_for_range(Checker *c, Stmt *s)
     tc_scope_push(c);
     Name v = s->u.for_range.var;
     s->u.for_range.sym = tc_new_sym(c, SYM_LOOP, v.text, v.loc, ty_int);
-    tc_declare(c, (Binding){v.text, s->u.for_range.sym, NULL, v.loc}, "loop variable");
+    tc_declare(c, (Binding){v.text, s->u.for_range.sym, NULL, v.loc, 0}, "loop variable");
     check_loop_body(c, s->u.for_range.body);
     tc_scope_pop(c);
 }
@@ -239,7 +239,7 @@ static void check_for_in(Checker *c, Stmt *s)
     Name v = s->u.for_in.var;
     s->u.for_in.sym = tc_new_sym(c, SYM_LOOP, v.text, v.loc, elem);
     s->u.for_in.sym->never_null = t->kind == TY_POOL;
-    tc_declare(c, (Binding){v.text, s->u.for_in.sym, NULL, v.loc}, "loop variable");
+    tc_declare(c, (Binding){v.text, s->u.for_in.sym, NULL, v.loc, 0}, "loop variable");
     check_loop_body(c, s->u.for_in.body);
     tc_scope_pop(c);
 }
@@ -276,7 +276,7 @@ static void check_pool_stmt(Checker *c, Stmt *s)
         if (!p || !p->name.text)
             continue;
         tc_declare_pool(c, p);
-        tc_declare(c, (Binding){p->name.text, NULL, p, p->name.loc}, "pool");
+        tc_declare(c, (Binding){p->name.text, NULL, p, p->name.loc, 0}, "pool");
     }
     for (size_t i = 0; i < s->u.pool.pools.len; i++)
         if (s->u.pool.pools.items[i])
