@@ -68,6 +68,7 @@ typedef struct Checker {
     size_t noverrides;
     bool in_field_type;     /* resolving a field's type (`here` refused) */
     bool in_param_type;     /* resolving a parameter's type (`pool C` allowed) */
+    bool refused_fut_class; /* the program declares `class Fut` (E0102) */
     Type *result;           /* result type of `func` */
     int nlocals;            /* slots allocated so far in `func` */
     int loop_depth;         /* enclosing while/for loops, for break/continue */

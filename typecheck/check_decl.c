@@ -71,6 +71,8 @@ static void collect(Checker *c)
         case DECL_CLASS:
             name = d->u.cls && !is_builtin_type_name(c, d->u.cls->name.text)
                        ? d->u.cls->name.text : NULL;
+            if (d->u.cls && d->u.cls->name.text == c->s_fut)
+                c->refused_fut_class = true;
             break;
         case DECL_POOL:
             if (d->u.pool)

@@ -164,6 +164,8 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
 
     TopEntry *top = tc_top(c, name);
     if (!top || !top->cls) {
+        if (name == c->s_fut && c->refused_fut_class)
+            return ty_error;    /* `class Fut` was refused (E0102): no echoes */
         if (report) {
             if (top && (top->func || top->pool)) {
                 diag_error(te->name.loc, DIAG_E0101, "'%s' is not a type", name);
