@@ -48,6 +48,7 @@ extern char **environ;
 #ifndef MOSAIC_LINK_FLAGS
 #define MOSAIC_LINK_FLAGS ""
 #endif
+#include "driver/paths.h"     /* MOSAIC_LIBDIR, generated (driver/local.mk) */
 #ifndef MOSAIC_LIBDIR
 #define MOSAIC_LIBDIR "/usr/local/lib"
 #endif
