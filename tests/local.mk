@@ -23,7 +23,8 @@ LOG_DRIVER = $(TAP_DRIVER)
 # they find the compiler in $MOSAICC.
 SH_LOG_DRIVER = $(TAP_DRIVER)
 SH_LOG_COMPILER = env MOSAICC=$(abs_top_builddir)/mosaicc$(EXEEXT) $(SHELL)
-DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh
+DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
+	tests/driver/modes.sh
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh $(MOS_TESTS) $(DRIVER_TESTS)
