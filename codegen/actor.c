@@ -211,15 +211,7 @@ void cg_emit_message_runs(Cg *cg)
 
 static bool is_constant(const Expr *e)
 {
-    switch (e->kind) {
-    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_NULL: case EX_STRING:
-        return true;
-    case EX_UNARY:
-        return e->u.unary.op == UN_NEG && (e->u.unary.operand->kind == EX_INT ||
-                                           e->u.unary.operand->kind == EX_FLOAT);
-    default:
-        return false;
-    }
+    return e->kind == EX_NULL || e->kind == EX_STRING || cg_literal_number(e);
 }
 
 /* Can the creator initialise the actor itself (see the essay)? */

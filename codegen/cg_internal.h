@@ -341,6 +341,8 @@ LLVMValueRef cg_arith(CgFn *f, BinaryOp op, const Type *type, const Type *rtype,
                       LLVMValueRef l, LLVMValueRef r, Loc loc);
 /* Marks a load as reading memory that never changes once reachable. */
 void cg_mark_invariant(Cg *cg, LLVMValueRef load);
+/* Is e a number or bool written as a literal (its value known now)? */
+bool cg_literal_number(const Expr *e);
 /* Can the compiler see that e is never null (this, new, literals)? */
 bool cg_known_nonnull(const Expr *e);
 /* Loads/stores a value of type t at addr, in memory representation (bool

@@ -542,8 +542,7 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 }
 
 /* [e, e, ...]: allocate, then store each element as it is evaluated. */
-/* Is e a number or bool written as a literal (its value known now)? */
-static bool literal_number(const Expr *e)
+bool cg_literal_number(const Expr *e)
 {
     switch (e->kind) {
     case EX_INT: case EX_FLOAT: case EX_BOOL:
@@ -568,7 +567,7 @@ static LLVMValueRef array_literal(CgFn *f, Expr *e)
     LLVMValueRef arr = new_array(f, e->type, LLVMConstInt(cg->t_i64, elems->len, 0), e->loc);
     bool constant = elems->len >= CONST_LITERAL_MIN;
     for (size_t i = 0; i < elems->len && constant; i++)
-        constant = literal_number(elems->items[i]);
+        constant = cg_literal_number(elems->items[i]);
     if (constant) {
         LLVMTypeRef mt = cg_mem_type(cg, e->type->elem);
         LLVMValueRef *vals = arena_alloc(elems->len * sizeof *vals);
