@@ -63,6 +63,19 @@ int diag_error_count(void)
     return error_count;
 }
 
+void diag_reset(void)
+{
+    for (size_t i = 1; i < nfiles; i++) {
+        free(files[i].path);
+        free(files[i].text);
+        free(files[i].line_starts);
+    }
+    free(files);
+    files = NULL;
+    nfiles = files_cap = 0;
+    error_count = 0;
+}
+
 static _Noreturn void out_of_memory(void)
 {
     fputs("mosaicc: error: out of memory\n", stderr);

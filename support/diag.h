@@ -71,6 +71,9 @@ void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
+/* Forgets every source file and error (a fuzzer compiling many inputs in
+ * one process). */
+void diag_reset(void);
 /* After this many errors, reporting one more prints "note: too many
  * errors; stopping" and exits with status 1 (the one exit this module
  * makes); 0: no limit. */

@@ -36,3 +36,39 @@ check_PROGRAMS += tests/unit/test_diag
 tests_unit_test_diag_SOURCES = tests/unit/test_diag.c tests/unit/tap.h \
 	support/diag.c support/arena.c
 TESTS += tests/unit/test_diag
+
+# ---- the front end under fuzzing (tests/fuzz/README.md) ----------------------
+
+# What the fuzz target and its replay compile: the front end up to effects.
+FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
+	parser/parse.y parser/parser.h parser/ast.c parser/ast.h parser/ast_print.c \
+	parser/ast_walk.c \
+	typecheck/types.c typecheck/places.c typecheck/effects.c typecheck/layouts.c \
+	typecheck/advisor.c typecheck/scope.c typecheck/check_type.c \
+	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \
+	typecheck/check_call.c typecheck/flow.c \
+	support/diag.c support/arena.c
+
+# The replay, in `make check`: the seed corpus and every crash input found.
+check_PROGRAMS += tests/fuzz/replay
+tests_fuzz_replay_SOURCES = tests/fuzz/frontend.c $(FUZZ_FRONTEND)
+DRIVER_TESTS += tests/driver/fuzz_replay.sh
+EXTRA_DIST += tests/fuzz/README.md tests/fuzz/mosaic.dict \
+	$(wildcard $(srcdir)/tests/fuzz/corpus/*.mos $(srcdir)/tests/fuzz/crashes/*.mos)
+
+# `make fuzz`: the libFuzzer target (clang), then a run of FUZZ_SECONDS.
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_C_SOURCES = $(srcdir)/tests/fuzz/frontend.c lexer/scan.c parser/parse.c \
+	$(filter %.c,$(addprefix $(srcdir)/,$(filter-out lexer/% parser/parse.y,$(FUZZ_FRONTEND))))
+tests/fuzz/fuzz-frontend: $(FUZZ_C_SOURCES)
+	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && \
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -DMOS_LIBFUZZER \
+	    -I$(builddir) -I$(srcdir) -I$(builddir)/lexer -I$(srcdir)/lexer \
+	    -o $@ $(FUZZ_C_SOURCES)
+.PHONY: fuzz
+fuzz: tests/fuzz/fuzz-frontend
+	$(MKDIR_P) tests/fuzz/found
+	tests/fuzz/fuzz-frontend -max_total_time=$(FUZZ_SECONDS) -dict=$(srcdir)/tests/fuzz/mosaic.dict \
+	    -artifact_prefix=tests/fuzz/found/ tests/fuzz/found $(srcdir)/tests/fuzz/corpus
+CLEANFILES += tests/fuzz/fuzz-frontend

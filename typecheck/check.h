@@ -83,6 +83,11 @@ typedef struct Checker {
     const char *builtin_names[BI_COUNT];
 } Checker;
 
+/* The module tables tc_reset forgets. */
+void tc_places_reset(void);
+void tc_layouts_reset(void);
+void tc_scope_reset(void);
+
 /* ---- scope.c ------------------------------------------------------------ */
 void tc_map_put(NameMap *m, const char *key, void *value);
 void *tc_map_get(const NameMap *m, const char *key);

@@ -485,6 +485,13 @@ bool tc_check_program(Program *program, const char *const *layout_overrides,
     return diag_error_count() == before;
 }
 
+void tc_reset(void)
+{
+    tc_places_reset();
+    tc_layouts_reset();
+    tc_scope_reset();
+}
+
 FuncDecl *tc_main_function(const Program *program)
 {
     if (!program)

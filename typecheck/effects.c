@@ -58,6 +58,7 @@ typedef struct Unit {
 } Unit;
 
 static NameMap units;       /* FuncDecl * or ClassDecl * -> Unit * */
+static FuncDecl *main_func; /* found once: a program has many functions */
 
 /* `new D` at the home of class C, in C's code: a D in a pool of C if C is
  * pooled (E0401). */
@@ -76,6 +77,13 @@ static int kind_slot(unsigned kind)
 static Unit *unit_of(const void *decl)
 {
     return tc_map_get(&units, (const char *)decl);
+}
+
+void eff_reset(void)
+{
+    units = sites = (NameMap){0};
+    home_allocs.items = NULL, home_allocs.len = home_allocs.cap = 0;
+    main_func = NULL;
 }
 
 const EffSite *eff_site(const void *node)
@@ -265,7 +273,6 @@ static void walk_body(Unit *u, Stmt *body, Expr *init)
 
 /* ---- units ------------------------------------------------------------------ */
 
-static FuncDecl *main_func;     /* found once: a program has many functions */
 
 static Place *here_of(const ClassDecl *cls, const FuncDecl *f)
 {

@@ -50,6 +50,10 @@ bool eff_analyse(Program *program);
  * in source order. */
 void eff_print_report(FILE *out, const Program *program);
 
+/* Forgets every record (the memory is the arena's): before another
+ * program is analysed in the same process. */
+void eff_reset(void);
+
 /* The site recorded for an access node: an Expr (a field, an element, a
  * length, an assignment's target), a for-in Stmt (its element reads) or a
  * FieldDecl (its initialiser's store); NULL if there is none. */

@@ -34,6 +34,13 @@ static VEC(TcPool *) all_pools;
 /* --layout overrides: name (interned) -> the SPEC text */
 static NameMap overrides;
 
+void tc_layouts_reset(void)
+{
+    pools_by_decl = pools_by_place = layouts_by_decl = builtin_layouts = overrides =
+        (NameMap){0};
+    all_pools.items = NULL, all_pools.len = all_pools.cap = 0;
+}
+
 TcPool *tc_pool(const PoolDecl *decl) { return tc_map_get(&pools_by_decl, (const char *)decl); }
 
 TcPool *tc_pool_of_place(const Place *p)

@@ -19,6 +19,14 @@ static Place here_place = {.tag = PL_HERE, .name = "here"};
 static Place unknown_place = {.tag = PL_UNKNOWN, .name = "?"};
 static VEC(Place *) node_places;
 static NameMap param_places;    /* ClassDecl * or FuncDecl * -> Place *[] */
+static NameMap pool_param_classes;  /* Param * -> the ClassDecl its `pool C` names */
+
+void tc_places_reset(void)
+{
+    node_places.items = NULL, node_places.len = node_places.cap = 0;
+    param_places = (NameMap){0};
+    pool_param_classes = (NameMap){0};
+}
 
 Place *tc_place_here(void) { return &here_place; }
 Place *tc_place_unknown(void) { return &unknown_place; }
@@ -40,8 +48,6 @@ int tc_class_nplaces(const ClassDecl *cls)
 {
     return cls->place_params.len ? (int)cls->place_params.len : 1;
 }
-
-static NameMap pool_param_classes;  /* Param * -> the ClassDecl its `pool C` names */
 
 void tc_note_pool_param(const Param *p, ClassDecl *cls)
 {

@@ -166,6 +166,11 @@ typedef struct Members {
 } Members;
 static NameMap class_members;   /* ClassDecl * -> Members * */
 
+void tc_scope_reset(void)
+{
+    class_members = (NameMap){0};
+}
+
 static Members *members(const ClassDecl *cls)
 {
     Members *m = tc_map_get(&class_members, (const char *)cls);

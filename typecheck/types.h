@@ -111,6 +111,11 @@ extern const char *const tc_builtin_names[BI_COUNT];
 bool tc_check_program(Program *program, const char *const *layout_overrides,
                       size_t noverrides);
 
+/* Forgets the checker's tables (places, layouts and pools, class members),
+ * whose memory is the arena's: before another program is checked in the
+ * same process (the fuzzer). */
+void tc_reset(void);
+
 /* The program's entry point after a successful check. */
 FuncDecl *tc_main_function(const Program *program);
 
