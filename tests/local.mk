@@ -52,7 +52,8 @@ FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
 # The replay, in `make check`: the seed corpus and every crash input found.
 check_PROGRAMS += tests/fuzz/replay
 tests_fuzz_replay_SOURCES = tests/fuzz/frontend.c $(FUZZ_FRONTEND)
-DRIVER_TESTS += tests/driver/fuzz_replay.sh
+DRIVER_TESTS += tests/driver/fuzz_replay.sh tests/driver/differential.sh
+EXTRA_DIST += tests/diff/gen.awk
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/mosaic.dict \
 	$(wildcard $(srcdir)/tests/fuzz/corpus/*.mos $(srcdir)/tests/fuzz/crashes/*.mos)
 
