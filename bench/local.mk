@@ -57,13 +57,14 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/chameneos.erl \
 	bench/savina/erlang/big.erl
 
-.PHONY: bench bench-actors bench-remote bench-layouts bench-clean
+.PHONY: bench bench-actors bench-remote bench-layouts bench-frontend bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-actors
 	$(MAKE) $(AM_MAKEFLAGS) bench-remote
 	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
+	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
@@ -74,5 +75,9 @@ bench-remote: all
 bench-layouts: all
 	$(SHELL) $(srcdir)/bench/run-layouts.sh ./mosaicc$(EXEEXT)
 
+bench-frontend: all
+	$(SHELL) $(srcdir)/bench/run-frontend.sh ./mosaicc$(EXEEXT)
+
 bench-clean:
 	rm -rf bench/work
+EXTRA_DIST += bench/run-frontend.sh
