@@ -60,13 +60,13 @@ EXTRA_DIST += tests/fuzz/README.md tests/fuzz/mosaic.dict \
 # `make fuzz`: the libFuzzer target (clang), then a run of FUZZ_SECONDS.
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ_C_SOURCES = $(srcdir)/tests/fuzz/frontend.c lexer/scan.c parser/parse.c \
+FUZZ_C_FILES = $(srcdir)/tests/fuzz/frontend.c lexer/scan.c parser/parse.c \
 	$(filter %.c,$(addprefix $(srcdir)/,$(filter-out lexer/% parser/parse.y,$(FUZZ_FRONTEND))))
-tests/fuzz/fuzz-frontend: $(FUZZ_C_SOURCES)
+tests/fuzz/fuzz-frontend: $(FUZZ_C_FILES)
 	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && \
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -DMOS_LIBFUZZER \
 	    -I$(builddir) -I$(srcdir) -I$(builddir)/lexer -I$(srcdir)/lexer \
-	    -o $@ $(FUZZ_C_SOURCES)
+	    -o $@ $(FUZZ_C_FILES)
 .PHONY: fuzz
 fuzz: tests/fuzz/fuzz-frontend
 	$(MKDIR_P) tests/fuzz/found
