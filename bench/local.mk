@@ -20,7 +20,7 @@
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
-EXTRA_DIST += bench/run-remote.sh bench/gen-large.sh
+EXTRA_DIST += bench/lib.sh bench/run-remote.sh bench/gen-large.sh
 EXTRA_DIST += bench/remote/fields.mos \
 	bench/remote/local_sum.mos \
 	bench/remote/methods.mos \

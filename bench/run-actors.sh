@@ -46,6 +46,7 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 src="$here/savina"
 MOSAICC=${1:-./mosaicc}
 RUNS=${BENCH_RUNS:-5}
@@ -102,7 +103,6 @@ messages() {
 
 mkdir -p "$WORK/mosaic" "$WORK/caf" "$WORK/erlang" "$RESULTS" || exit 2
 
-log() { printf '%s\n' "$*" >&2; }
 system_label() { case $1 in mosaic) echo Mosaic;; caf) echo CAF;; erlang) echo Erlang;; esac; }
 
 # ---- 1. peers ---------------------------------------------------------------
@@ -193,10 +193,6 @@ fi
 
 # ---- 3. runs ------------------------------------------------------------------
 
-now() {
-  if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
-}
-
 command_for() {  # system name -> the command line, as words
   local sys=$1 n=$2
   case $sys in
@@ -238,15 +234,8 @@ for b in $BENCHES; do
   done
 done
 
-median() {  # numbers as arguments -> their median
-  printf '%s\n' "$@" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # ---- 4. table -----------------------------------------------------------------
 
-fmt_time() { awk -v t="$1" 'BEGIN { printf (t < 10 ? "%.3f" : "%.2f"), t }'; }
-fmt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 fmt_rate() {
   awk -v m="$1" -v t="$2" 'BEGIN {
     r = m / t

@@ -55,6 +55,7 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 src="$here/layouts"
 MOSAICC=${1:-./mosaicc}
 RUNS=${BENCH_RUNS:-5}
@@ -104,8 +105,6 @@ params() {
 VARIANTS="c-aos m-aos m-aos-nc c-soa m-soa m-soa-nc c-hot m-hot m-hot-nc m-objects m-objects-nc"
 
 mkdir -p "$WORK" "$RESULTS" || exit 2
-
-log() { printf '%s\n' "$*" >&2; }
 
 # ---- 1. builds ----------------------------------------------------------------
 
@@ -199,11 +198,6 @@ for w in $WORKLOADS; do
   done
 done
 
-median() {  # numbers as arguments -> their median
-  printf '%s\n' "$@" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.9f", v[(NR + 1) / 2]; else printf "%.9f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # ---- 3. table -----------------------------------------------------------------
 
 # Seconds for the whole loop -> nanoseconds per object and step.
@@ -213,7 +207,6 @@ per_object() {  # seconds workload
   awk -v t="$1" -v n="$n" -v s="$steps" 'BEGIN { printf "%.4f", t * 1e9 / (n * s) }'
 }
 fmt_ns() { awk -v t="$1" 'BEGIN { printf (t < 10 ? "%.2f" : "%.1f"), t }'; }
-fmt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 fmt_pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f%%", (a / b - 1) * 100 }'; }
 
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -255,7 +248,7 @@ for w in $WORKLOADS; do
     elif [ "${STATUS[$k]:-ok}" != ok ] || [ -z "${TIMES[$k]:-}" ]; then
       CELL[$v]="fail"
     else
-      med=$(median ${TIMES[$k]})
+      med=$(median -d 9 ${TIMES[$k]})
       NS[$v]=$(per_object "$med" "$w")
       CELL[$v]=$(fmt_ns "${NS[$v]}")
       match=yes

@@ -39,6 +39,7 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 src="$here/remote"
 MOSAICC=${1:-./mosaicc}
 RUNS=${BENCH_RUNS:-5}
@@ -76,8 +77,6 @@ params() {
 
 mkdir -p "$WORK" "$RESULTS" || exit 2
 
-log() { printf '%s\n' "$*" >&2; }
-
 # ---- 1. builds ----------------------------------------------------------------
 
 declare -A BUILT  # BUILT[variant:name]=1 when the program can run
@@ -107,10 +106,6 @@ else
 fi
 
 # ---- 2. runs ------------------------------------------------------------------
-
-now() {
-  if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
-}
 
 declare -A TIMES LINE STATUS READS WRITES
 
@@ -159,15 +154,7 @@ for p in $PROGS; do
   done
 done
 
-median() {  # numbers as arguments -> their median
-  printf '%s\n' "$@" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # ---- 3. table -----------------------------------------------------------------
-
-fmt_time() { awk -v t="$1" 'BEGIN { printf (t < 10 ? "%.3f" : "%.2f"), t }'; }
-fmt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 stamp=$(date +%Y%m%d-%H%M%S)
 csv="$RESULTS/remote-$stamp.csv"

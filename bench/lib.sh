@@ -1,0 +1,26 @@
+# bench/lib.sh — the helpers every table-making benchmark script shares.
+#
+# Sourced (never run) by run-actors.sh, run-remote.sh and run-layouts.sh, so
+# that a median or a ratio is computed and printed the same way in every
+# table.  Each function writes its answer to stdout; log writes to stderr so
+# that progress never mixes with a table.
+
+log() { printf '%s\n' "$*" >&2; }
+
+now() {  # wall-clock seconds, with the finest fraction the shell offers
+  if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
+}
+
+# median [-d DIGITS] NUMBER...: their median, with DIGITS decimals (6 unless
+# told; the layout tables time nanosecond loops and ask for 9).
+median() {
+  local digits=6
+  if [ "${1:-}" = -d ]; then digits=$2; shift 2; fi
+  printf '%s\n' "$@" | sort -g |
+    awk -v d="$digits" '{ v[NR] = $1 } END {
+      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%." d "f", m }'
+}
+
+fmt_time() { awk -v t="$1" 'BEGIN { printf (t < 10 ? "%.3f" : "%.2f"), t }'; }
+fmt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
