@@ -205,20 +205,35 @@ Place *tc_subst_place(const Subst *s, Place *p)
     return q ? q : p;
 }
 
+/* `t`, a class type, with `map` applied to each of its places; `t` itself
+ * when no place changes, so that unchanged types stay shared. */
+static Type *map_class_places(Type *t, Place *(*map)(const void *, Place *), const void *ctx)
+{
+    bool changed = false;
+    Place **ps = arena_alloc(t->nplaces * sizeof *ps);
+    for (uint32_t i = 0; i < t->nplaces; i++) {
+        ps[i] = map(ctx, t->places[i]);
+        changed |= ps[i] != t->places[i];
+    }
+    return changed ? ty_class(t->cls, ps, t->nplaces) : t;
+}
+
+static Place *subst_place_in(const void *s, Place *p) { return tc_subst_place(s, p); }
+
+/* A `?` read from a declaration: a node nobody can name (tc_open_type). */
+static Place *open_place(const void *unused, Place *p)
+{
+    (void)unused;
+    return p == tc_place_unknown() ? tc_place_opaque() : p;
+}
+
 Type *tc_subst_type(const Subst *s, Type *t)
 {
     if (!s || !t || s->from.len == 0)
         return t;
     switch (t->kind) {
-    case TY_CLASS: {
-        bool changed = false;
-        Place **ps = arena_alloc(t->nplaces * sizeof *ps);
-        for (uint32_t i = 0; i < t->nplaces; i++) {
-            ps[i] = tc_subst_place(s, t->places[i]);
-            changed |= ps[i] != t->places[i];
-        }
-        return changed ? ty_class(t->cls, ps, t->nplaces) : t;
-    }
+    case TY_CLASS:
+        return map_class_places(t, subst_place_in, s);
     case TY_ARRAY: {
         Type *elem = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);
@@ -238,15 +253,8 @@ Type *tc_open_type(Type *t)
     if (!t)
         return t;
     switch (t->kind) {
-    case TY_CLASS: {
-        bool changed = false;
-        Place **ps = arena_alloc(t->nplaces * sizeof *ps);
-        for (uint32_t i = 0; i < t->nplaces; i++) {
-            ps[i] = t->places[i] == tc_place_unknown() ? tc_place_opaque() : t->places[i];
-            changed |= ps[i] != t->places[i];
-        }
-        return changed ? ty_class(t->cls, ps, t->nplaces) : t;
-    }
+    case TY_CLASS:
+        return map_class_places(t, open_place, NULL);
     case TY_ARRAY:
         /* the array's own place only: a `?` in its element type says the
          * elements may each be anywhere, which is not one unknown node */
@@ -262,8 +270,7 @@ Subst *tc_subst_receiver(const Type *receiver, Place *here_to)
     if (receiver && receiver->kind == TY_CLASS)
         for (uint32_t i = 0; i < receiver->nplaces; i++) {
             Place *p = receiver->places[i];
-            tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i),
-                         p == tc_place_unknown() ? tc_place_opaque() : p);
+            tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i), open_place(NULL, p));
         }
     if (here_to && here_to != tc_place_here())
         tc_subst_add(s, tc_place_here(), here_to);

@@ -57,14 +57,16 @@ Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces)
     return t;
 }
 
-Type *ty_array(Type *elem, Place *place)
+/* Arrays and pools have one place: where they live. */
+static Type *with_home(Type *t, Place *home)
 {
-    Type *t = make(TY_ARRAY, NULL, elem);
     t->places = arena_alloc(sizeof *t->places);
-    t->places[0] = place;
+    t->places[0] = home;
     t->nplaces = 1;
     return t;
 }
+
+Type *ty_array(Type *elem, Place *place) { return with_home(make(TY_ARRAY, NULL, elem), place); }
 
 Place *ty_home(const Type *t)
 {
@@ -72,14 +74,7 @@ Place *ty_home(const Type *t)
                    t->nplaces ? t->places[0] : NULL;
 }
 Type *ty_fut(Type *elem) { return make(TY_FUT, NULL, elem); }
-Type *ty_pool(ClassDecl *cls, Place *at)
-{
-    Type *t = make(TY_POOL, cls, NULL);
-    t->places = arena_alloc(sizeof *t->places);
-    t->places[0] = at;
-    t->nplaces = 1;
-    return t;
-}
+Type *ty_pool(ClassDecl *cls, Place *at) { return with_home(make(TY_POOL, cls, NULL), at); }
 
 /* `places`: compare places too (ty_equal) or not (ty_same_shape). */
 static bool same(const Type *a, const Type *b, bool places)
