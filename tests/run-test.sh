@@ -127,6 +127,19 @@ directive() {
     sed -n "s|^.*// $1:[ 	]*||p" "$file" | tr '\n' ' '
 }
 
+# directive_lines NAME: the text after each `// NAME:` (and one blank),
+# verbatim, a line each: for directives whose lines are text, not words.
+directive_lines() {
+    awk -v marker="// $1:" '{
+        i = index($0, marker)
+        if (i) {
+            t = substr($0, i + length(marker))
+            if (substr(t, 1, 1) == " ") t = substr(t, 2)
+            print t
+        }
+    }' "$file"
+}
+
 flags=$(directive flags)
 envs=$(directive env)
 args=$(directive args)
@@ -155,14 +168,7 @@ compile() {
 # $tmp/stderr.
 run_program() {
     if grep -q '// stdin:' "$file"; then
-        awk '{
-            i = index($0, "// stdin:")
-            if (i) {
-                t = substr($0, i + 9)
-                if (substr(t, 1, 1) == " ") t = substr(t, 2)
-                print t
-            }
-        }' "$file" >"$tmp/stdin"
+        directive_lines stdin >"$tmp/stdin"
         input=$tmp/stdin
     else
         input=/dev/null
@@ -245,14 +251,7 @@ test_run() {
     [ "$cstatus" -eq 0 ] || fail "compilation failed ($(status_text "$cstatus"))" "$tmp/compile.err"
     run_program
 
-    awk '{
-        i = index($0, "// expect:")
-        if (i) {
-            t = substr($0, i + 10)
-            if (substr(t, 1, 1) == " ") t = substr(t, 2)
-            print t
-        }
-    }' "$file" >"$tmp/expected"
+    directive_lines expect >"$tmp/expected"
     # A missing final newline is not a difference worth a failure.
     if [ -s "$tmp/stdout" ] && [ "$(tail -c 1 "$tmp/stdout" | wc -l)" -eq 0 ]; then
         echo >>"$tmp/stdout"
@@ -356,12 +355,7 @@ test_effects() {
         >"$tmp/effects.out" 2>"$tmp/compile.err" </dev/null
     cstatus=$?
     [ "$cstatus" -eq 0 ] || fail "mosaicc --effects failed ($(status_text "$cstatus"))" "$tmp/compile.err"
-    awk '{
-        i = index($0, "// effects:")
-        if (i) {
-            t = substr($0, i + 11); sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); print t
-        }
-    }' "$file" >"$tmp/expected"
+    directive_lines effects | sed 's/^[[:blank:]]*//; s/[[:blank:]]*$//' >"$tmp/expected"
     awk -v outfile="$tmp/effects.out" '
         BEGIN { while ((getline l < outfile) > 0) { sub(/[ \t]+$/, "", l); sub(/^[ \t]+/, "", l); have[l] = 1 } }
         !($0 in have) { print "missing: " $0; bad = 1 }
