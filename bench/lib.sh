@@ -7,6 +7,24 @@
 
 log() { printf '%s\n' "$*" >&2; }
 
+# The settings checks: a bad BENCH_ variable stops the script with status 2
+# and a message naming the script, before anything is built.
+script=${0##*/}
+
+# require_positive VARIABLE VALUE: VALUE must be a positive integer.
+require_positive() {
+  case $2 in ''|*[!0-9]*|0) echo "$script: $1 must be a positive integer" >&2; exit 2;; esac
+}
+
+# require_known WHAT "KNOWN NAMES" NAME...: every NAME must be a known one.
+require_known() {
+  local what=$1 known=$2 name
+  shift 2
+  for name in "$@"; do
+    case " $known " in *" $name "*) ;; *) echo "$script: unknown $what '$name' (known: $known)" >&2; exit 2;; esac
+  done
+}
+
 now() {  # wall-clock seconds, with the finest fraction the shell offers
   if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
 }

@@ -56,14 +56,12 @@ CXX=${BENCH_CXX:-g++}
 WORK=bench/work
 RESULTS=bench/results
 
-case $RUNS in ''|*[!0-9]*|0) echo "run-actors.sh: BENCH_RUNS must be a positive integer" >&2; exit 2;; esac
+require_positive BENCH_RUNS "$RUNS"
 
 # The table's rows, in order.  "startup" is a baseline, not a Savina program.
 ALL="startup pingpong counting threadring fjthrput fib chameneos big"
 BENCHES=${BENCH_ONLY:-$ALL}
-for b in $BENCHES; do
-  case " $ALL " in *" $b "*) ;; *) echo "run-actors.sh: unknown benchmark '$b' (known: $ALL)" >&2; exit 2;; esac
-done
+require_known benchmark "$ALL" $BENCHES
 
 # Savina's default parameters (see bench/README.md for their sources), and
 # the reduced ones of BENCH_QUICK.  Every program takes them as arguments.

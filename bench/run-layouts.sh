@@ -66,14 +66,12 @@ CFLAGS="${BENCH_CFLAGS:--O2} -ffp-contract=off"
 WORK=bench/work/layouts
 RESULTS=bench/results
 
-case $RUNS in ''|*[!0-9]*|0) echo "run-layouts.sh: BENCH_RUNS must be a positive integer" >&2; exit 2;; esac
+require_positive BENCH_RUNS "$RUNS"
 
 # The table's workloads, in order (bench/README.md describes each).
 ALL="particle nbody column"
 WORKLOADS=${BENCH_ONLY:-$ALL}
-for w in $WORKLOADS; do
-  case " $ALL " in *" $w "*) ;; *) echo "run-layouts.sh: unknown workload '$w' (known: $ALL)" >&2; exit 2;; esac
-done
+require_known workload "$ALL" $WORKLOADS
 
 # The pool each program declares (the NAME of --layout NAME=SPEC).
 pool_of() {

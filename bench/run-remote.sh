@@ -49,15 +49,13 @@ NODES=${BENCH_NODES:-2}
 WORK=bench/work/remote
 RESULTS=bench/results
 
-case $RUNS in ''|*[!0-9]*|0) echo "run-remote.sh: BENCH_RUNS must be a positive integer" >&2; exit 2;; esac
-case $NODES in ''|*[!0-9]*|0) echo "run-remote.sh: BENCH_NODES must be a positive integer" >&2; exit 2;; esac
+require_positive BENCH_RUNS "$RUNS"
+require_positive BENCH_NODES "$NODES"
 
 # The table's rows, in order (bench/README.md describes each program).
 ALL="fields local_sum methods actor_array"
 PROGS=${BENCH_ONLY:-$ALL}
-for p in $PROGS; do
-  case " $ALL " in *" $p "*) ;; *) echo "run-remote.sh: unknown program '$p' (known: $ALL)" >&2; exit 2;; esac
-done
+require_known program "$ALL" $PROGS
 
 # The programs' parameters: their defaults (each also has them built in),
 # and about a tenth of the work for BENCH_QUICK.
