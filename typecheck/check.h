@@ -115,6 +115,9 @@ void tc_suggest(const char *name, const NameList *candidates);
 void tc_add_local_names(Checker *c, NameList *out);
 void tc_add_field_names(const ClassDecl *cls, NameList *out);
 void tc_add_method_names(const ClassDecl *cls, NameList *out);
+/* The top-level names of one kind (or of every kind). */
+typedef enum { TOP_ANY, TOP_CLASSES, TOP_FUNCTIONS, TOP_LAYOUTS } TopKind;
+void tc_add_top_names(Checker *c, TopKind kind, NameList *out);
 
 /* ---- check_type.c ------------------------------------------------------- */
 /* Resolves a written type, sets te->resolved and returns it.  With

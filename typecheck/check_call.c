@@ -353,11 +353,7 @@ static void suggest_callable(Checker *c, const char *name)
 {
     NameList cands = {0};
     tc_add_method_names(c->cls, &cands);
-    for (size_t i = 0; i < c->top_names.len; i++) {
-        TopEntry *t = tc_top(c, c->top_names.items[i]);
-        if (t && t->func)
-            VEC_PUSH(cands, c->top_names.items[i]);
-    }
+    tc_add_top_names(c, TOP_FUNCTIONS, &cands);
     for (int i = 0; i < BI_COUNT; i++)
         VEC_PUSH(cands, c->builtin_names[i]);
     tc_suggest(name, &cands);

@@ -208,8 +208,7 @@ Type *tc_name(Checker *c, Expr *e, bool assign)
     NameList cands = {0};
     tc_add_local_names(c, &cands);
     tc_add_field_names(c->cls, &cands);
-    for (size_t i = 0; i < c->top_names.len; i++)
-        VEC_PUSH(cands, c->top_names.items[i]);
+    tc_add_top_names(c, TOP_ANY, &cands);
     tc_suggest(n, &cands);
     return ty_error;
 }

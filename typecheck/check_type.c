@@ -177,11 +177,7 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
             VEC_PUSH(cands, c->s_float);
             VEC_PUSH(cands, c->s_bool);
             VEC_PUSH(cands, c->s_string);
-            for (size_t i = 0; i < c->top_names.len; i++) {
-                TopEntry *e = tc_top(c, c->top_names.items[i]);
-                if (e && e->cls)
-                    VEC_PUSH(cands, c->top_names.items[i]);
-            }
+            tc_add_top_names(c, TOP_CLASSES, &cands);
             tc_suggest(name, &cands);
         }
         return ty_error;
@@ -272,11 +268,7 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
             if (report) {
                 diag_error(te->name.loc, DIAG_E0101, "unknown class '%s'", te->name.text);
                 NameList cands = {0};
-                for (size_t i = 0; i < c->top_names.len; i++) {
-                    TopEntry *e = tc_top(c, c->top_names.items[i]);
-                    if (e && e->cls)
-                        VEC_PUSH(cands, c->top_names.items[i]);
-                }
+                tc_add_top_names(c, TOP_CLASSES, &cands);
                 tc_suggest(te->name.text, &cands);
             }
             t = ty_error;

@@ -253,11 +253,7 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
                 NameList cands = {0};
                 VEC_PUSH(cands, intern_cstr("aos"));
                 VEC_PUSH(cands, intern_cstr("soa"));
-                for (size_t i = 0; i < c->top_names.len; i++) {
-                    TopEntry *e = tc_top(c, c->top_names.items[i]);
-                    if (e && e->layout)
-                        VEC_PUSH(cands, c->top_names.items[i]);
-                }
+                tc_add_top_names(c, TOP_LAYOUTS, &cands);
                 tc_suggest(n, &cands);
             }
             return NULL;

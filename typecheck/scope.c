@@ -244,3 +244,23 @@ void tc_add_method_names(const ClassDecl *cls, NameList *out)
         if (cls->methods.items[i])
             VEC_PUSH(*out, cls->methods.items[i]->name.text);
 }
+
+static bool top_is(const TopEntry *e, TopKind kind)
+{
+    switch (kind) {
+    case TOP_ANY: return true;
+    case TOP_CLASSES: return e->cls;
+    case TOP_FUNCTIONS: return e->func;
+    case TOP_LAYOUTS: return e->layout;
+    }
+    return false;
+}
+
+void tc_add_top_names(Checker *c, TopKind kind, NameList *out)
+{
+    for (size_t i = 0; i < c->top_names.len; i++) {
+        TopEntry *e = tc_top(c, c->top_names.items[i]);
+        if (e && top_is(e, kind))
+            VEC_PUSH(*out, c->top_names.items[i]);
+    }
+}
