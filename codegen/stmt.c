@@ -180,7 +180,7 @@ static void emit_assign(CgFn *f, Stmt *s)
     }
     case EX_INDEX: {
         Expr *arrx = t->u.index.object;
-        ASSERT(arrx->type->kind == TY_ARRAY, "pools are not supported yet");
+        ASSERT(arrx->type->kind == TY_ARRAY, "the checker refuses assignment to a pool element (E0401)");
         LLVMValueRef arr = cg_expr(f, arrx);
         LLVMValueRef idx = cg_expr(f, t->u.index.index);
         a = cg_elem_access(arr, arrx->type, idx, t->loc, t, cg_known_nonnull(arrx), false);

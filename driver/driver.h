@@ -32,8 +32,8 @@ typedef enum DriverMode {
     MODE_LLVM_IR,       /* --emit=llvm */
     MODE_CHECK,         /* --check */
     MODE_RUN,           /* --run */
-    MODE_EFFECTS,       /* --effects (not supported yet) */
-    MODE_LAYOUTS,       /* --layouts (not supported yet) */
+    MODE_EFFECTS,       /* --effects: the effect report */
+    MODE_LAYOUTS,       /* --layouts: the layout report and advisor */
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
 } DriverMode;
 
@@ -45,8 +45,8 @@ typedef struct DriverOptions {
     int opt_level;              /* 0..3, default 2 */
     bool debug_info;            /* -g */
     bool no_checks;             /* --no-checks */
-    bool count_remote;          /* --count-remote (not supported yet) */
-    const char **layouts;       /* --layout N=SPEC, in order (names checked by the checker; SPECs unused yet) */
+    bool count_remote;          /* --count-remote */
+    const char **layouts;       /* --layout N=SPEC, in order (checked and applied by typecheck/layouts.c) */
     size_t nlayouts;
     char **run_args;            /* --run: the program's arguments */
     int nrun_args;

@@ -51,7 +51,7 @@ static const char usage_text[] =
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
     "  --effects         print the effect report and stop\n"
-    "  --layouts         print the pool layout report and stop (not supported yet)\n"
+    "  --layouts         print the pool layout report and advisor, and stop\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
