@@ -13,26 +13,30 @@
  *   - DONE: the value, one load — the common case for a future fulfilled
  *     before anyone asks;
  *   - otherwise, when other workers could be fulfilling it right now, a
- *     short spin (a round trip to a busy worker takes microseconds; a
- *     blocking wait costs two system calls and a thread switch);
- *   - then the waiter record goes on the list and the thread blocks in
- *     the scheduler (rt_sched_block), which first hands its worker to
- *     another thread so that every other actor keeps running: the
- *     waiting actor itself handles no other message until get returns,
- *     as LANGUAGE.md §4 requires, since it stays ACTIVE on this thread.
+ *     short spin (a round trip to a busy worker takes microseconds, less
+ *     than suspending and resuming), unless the actor that must answer
+ *     is the one this worker runs next: then only suspending lets it run;
+ *   - then the scheduler waits (rt_sched_wait): an actor's turn is
+ *     suspended and its worker goes on with other actors — including the
+ *     ones that will fulfil the future — while the waiting actor itself
+ *     handles no other message until get returns, as LANGUAGE.md §4
+ *     requires, since it stays ACTIVE; the main thread sleeps.  Either
+ *     way the scheduler puts a waiter record on the list here
+ *     (rt_future_add_waiter), which fails if the future was fulfilled in
+ *     the meantime.
  *
- * Fulfilling counts each waiter's thread as running again
- * (rt_sched_unblock) before waking it, so the scheduler's count of running
- * threads never drops to zero while a woken thread has yet to run: that
- * count is how quiescence and deadlock are detected (sched.c).  The waiter
- * records live on the waiters' stacks; the fulfiller reads `next` before
- * it sets `woken`, after which the record may vanish.
+ * Fulfilling hands each waiter to the scheduler (rt_sched_wake), which
+ * resumes the actor on its worker or wakes main, counting it as running
+ * again before the record can be forgotten: that count is how
+ * quiescence and deadlock are detected (sched.c).  The fulfiller reads
+ * `next` first, since a waiter may vanish as soon as it is woken.
  *
  * Futures are collected like any object: the value may be a pointer, so
- * the block is scanned; a waiter's stack holds the future while it waits.
+ * the block is scanned; a waiter holds the future while it waits (in its
+ * saved stack, or on main's).
  *
- * Not here: deciding when to fulfil (sched.c runs the message), blocking
- * and deadlock detection (sched.c).
+ * Not here: deciding when to fulfil (sched.c runs the message),
+ * suspending, sleeping and deadlock detection (sched.c).
  */
 #include "rt_internal.h"
 #include "rt_actors.h"
@@ -72,16 +76,27 @@ void rt_future_fulfil(RtFuture *f, int64_t value)
         rt_panicf(RT_NOWHERE, "internal error: a future fulfilled twice");
     for (RtWaiter *w = (RtWaiter *)s; w != NULL;) {
         RtWaiter *next = w->next;   /* before w may vanish */
-        rt_sched_unblock(w);
-        atomic_store_explicit(&w->woken, 1, memory_order_release);
-        rt_futex_wake(&w->woken, 1);
+        rt_sched_wake(w);
         w = next;
     }
 }
 
+int rt_future_add_waiter(RtFuture *f, RtWaiter *w)
+{
+    uintptr_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+    do {
+        if (s == RT_FUT_DONE)
+            return 0;
+        w->next = (RtWaiter *)s;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &f->state, &s, (uintptr_t)w, memory_order_acq_rel,
+        memory_order_acquire));
+    return 1;
+}
+
 static int64_t wait_slow(RtFuture *f, const char *where)
 {
-    if (rt_topology()->workers > 1) {
+    if (rt_sched_spin_worthwhile()) {
         for (int i = 0; i < GET_SPIN; i++) {
             cpu_relax();
             if (atomic_load_explicit(&f->state, memory_order_acquire) ==
@@ -89,17 +104,9 @@ static int64_t wait_slow(RtFuture *f, const char *where)
                 return f->value;
         }
     }
-    RtWaiter me = { .where = where };
-    uintptr_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-    do {
-        if (s == RT_FUT_DONE)
-            return f->value;
-        me.next = (RtWaiter *)s;
-    } while (!atomic_compare_exchange_weak_explicit(
-        &f->state, &s, (uintptr_t)&me, memory_order_acq_rel,
-        memory_order_acquire));
-    rt_sched_block(&me);
-    /* woken was set with release after the value was stored */
+    rt_sched_wait(f, where);
+    /* the waiter was handed back with release after the value was
+     * stored: see rt_sched_wake */
     return f->value;
 }
 

@@ -19,6 +19,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/actor.c \
 	stdlib/future.c \
 	stdlib/sched.c \
+	stdlib/context.c \
 	stdlib/alloc.c \
 	stdlib/array.c \
 	stdlib/string.c \

@@ -16,6 +16,7 @@
  *     node        its home node, 0 … nodes()-1
  *     last_worker the worker that ran it last: where remote senders
  *                 schedule it, for cache affinity (-1: never ran)
+ *     suspended   while it waits in `get`: its turn, saved aside (sched.c)
  *
  *   RtMessage (32 bytes, then the arguments)
  *     link        its link in the mailbox
@@ -25,13 +26,13 @@
  *
  *   RtFuture  (16 bytes)
  *     state       RT_FUT_EMPTY, RT_FUT_DONE, or a pointer to the first
- *                 RtWaiter of the threads waiting for it
+ *                 RtWaiter of those waiting for it (actors or main)
  *     value       the result (mosaic_rt.h's int64 encoding)
  *
  * An actor is ACTIVE (its mailbox's IDLE bit clear) exactly while it is
- * in one run queue or on one thread: the send that finds it IDLE makes it
- * ACTIVE and schedules it, and only the thread running it makes it IDLE
- * again, when its mailbox is empty (sched.c).
+ * in one run queue, on one thread, or suspended in a `get`: the send that
+ * finds it IDLE makes it ACTIVE and schedules it, and only the thread
+ * running it makes it IDLE again, when its mailbox is empty (sched.c).
  */
 #ifndef RT_ACTORS_H
 #define RT_ACTORS_H
@@ -47,7 +48,8 @@ typedef struct RtActor {
     RtLink rq_link;                 /* 8 */
     int32_t node;                   /* 4 */
     _Atomic int32_t last_worker;    /* 4 */
-    void *reserved[3];              /* 24: room for later runtime needs */
+    struct RtCont *suspended;       /* 8: its turn, while it waits in get */
+    void *reserved[2];              /* 16: room for later runtime needs */
 } RtActor;
 
 typedef struct RtFuture RtFuture;
@@ -69,13 +71,15 @@ struct RtFuture {
     int64_t value;
 };
 
-/* A thread waiting for a future: lives on that thread's stack while it
- * waits.  Linked from the future (next) and from the scheduler's list of
- * blocked threads (prev_blocked/next_blocked), which the deadlock report
- * reads. */
+/* One wait for a future: an actor's suspended turn (cont set; the record
+ * is part of the turn's saved copy, in the heap) or the main thread (cont
+ * NULL; the record lives on its stack, and it sleeps on `woken`).  Linked
+ * from the future (next) and from the scheduler's list of waiters
+ * (prev_blocked/next_blocked), which the deadlock report reads. */
 typedef struct RtWaiter {
     struct RtWaiter *next;
     struct RtWaiter *prev_blocked, *next_blocked;
+    struct RtCont *cont;
     _Atomic uint32_t woken;         /* futex word: 1 once fulfilled */
     int is_main;
     const char *where;
@@ -108,15 +112,19 @@ extern __thread RtActor *rt_current_actor;
 void rt_sched_start(void);
 /* Puts an actor its sender just made ACTIVE on a run queue. */
 void rt_sched_schedule(RtActor *a);
-/* Blocks the calling thread until w->woken is set (future.c has put w on
- * the future's waiter list).  A worker thread first hands its worker to
- * another thread, so the other actors keep running; deadlock (nothing
- * left that could ever set w->woken) is reported from here or from the
- * last thread to go idle. */
-void rt_sched_block(RtWaiter *w);
-/* Called by a future's fulfiller for each waiter, before setting
- * w->woken: counts the waiter's thread as running again. */
-void rt_sched_unblock(RtWaiter *w);
+/* Returns once f is fulfilled.  An actor's turn is suspended, and its
+ * worker runs other actors meanwhile; the main thread sleeps.  Deadlock
+ * (nothing left that could ever fulfil f) is reported from here or from
+ * the last worker to go idle. */
+void rt_sched_wait(RtFuture *f, const char *where);
+/* Whether a short spin before rt_sched_wait may see the future fulfilled:
+ * other workers exist, and this one has no actor lined up to run next
+ * (most likely the very receiver of the message whose answer we wait
+ * for, which only this worker may run). */
+int rt_sched_spin_worthwhile(void);
+/* Called by a future's fulfiller for each of its waiters: resumes the
+ * actor's turn, or wakes the main thread.  w may vanish at once. */
+void rt_sched_wake(RtWaiter *w);
 
 /* For start.c: the program's main thread begins and ends as the "main
  * actor"; the first thread waits until the program is quiescent. */
@@ -128,5 +136,8 @@ void rt_wait_quiescence(void);
 
 RtFuture *rt_future_new(void);
 void rt_future_fulfil(RtFuture *f, int64_t value);
+/* Puts w on f's list of waiters; returns 0, doing nothing, when f is
+ * fulfilled already. */
+int rt_future_add_waiter(RtFuture *f, RtWaiter *w);
 
 #endif

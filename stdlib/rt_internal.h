@@ -107,6 +107,26 @@ void rt_fault_init(void);
  * NULL and only the fault handler guards the stack). */
 int rt_thread_stack_init(void);
 
+/* --- switching stacks (context.c) --- */
+
+/* Pushes the callee-saved registers and calls decide(sp, arg) below them,
+ * on the same stack; sp is the parked context, which rt_ctx_resume(sp)
+ * continues by returning from this call.  If decide returns, so does
+ * rt_ctx_park. */
+void rt_ctx_park(void (*decide)(void *sp, void *arg), void *arg);
+/* Continues the context parked at sp (its stack bytes must be back in
+ * place). */
+_Noreturn void rt_ctx_resume(void *sp);
+/* Calls fn(arg) with the stack pointer at top (16-aligned), abandoning
+ * the current frames; fn must not return. */
+_Noreturn void rt_ctx_enter(void *top, void (*fn)(void *), void *arg);
+/* Copies n bytes (a multiple of 8) of a stack, sanitizer redzones and
+ * all. */
+void rt_stack_copy(void *dst, const void *src, size_t n);
+/* Clears a sanitizer's poison on stack bytes whose frames were replaced
+ * by a copy rather than returned from; nothing in a normal build. */
+void rt_stack_unpoison(void *lo, size_t n);
+
 /* --- threads (threads.c) --- */
 
 /* Starts fn(arg) on a new thread the collector knows (GC_THREADS turns

@@ -5,10 +5,10 @@
  * actor to run next, a FIFO ring that other workers may steal from
  * (runq.h), and an inbox, an MPSC queue (mailbox.h) for actors scheduled
  * from outside: by main, by a worker of another node, by a thread that
- * holds no worker.  A worker is held by exactly one thread at a time;
- * threads are started through the collector (threads.c), with large
- * stacks and their own stack limit (stack.c), so actors run the same
- * compiled code with the same overflow checks as main.
+ * holds no worker.  Each worker is one thread, started through the
+ * collector (threads.c), with a large stack and its own stack limit
+ * (stack.c), so actors run the same compiled code with the same overflow
+ * checks as main.
  *
  * Scheduling.  The send that finds an actor IDLE makes it ACTIVE and
  * calls rt_sched_schedule (actor.c).  A worker of the actor's node puts
@@ -36,7 +36,7 @@
  * of a ring or from an inbox (whose consumer side is a try-lock, so
  * thieves and owner take turns without ever blocking).  The slot is never
  * stolen: an actor scheduled by a long message waits for that message's
- * end (or for the worker's handoff, if that message blocks in `get`).
+ * end (or for its suspension, if that message waits in `get`).
  *
  * Parking.  A worker that finds nothing spins for a while (RT_SPIN_ROUNDS,
  * counted in `spinning`), then parks: it sets its `parked` word, counts
@@ -53,40 +53,65 @@
  * `parked`; the parker stores `parked` and then reads the inbox (all
  * sequentially consistent), so one of them sees the other.
  *
- * Waiting in `get` (rt_sched_block).  A worker thread about to block hands
- * its worker to a spare thread (a parked one, or a new one), so the number
- * of threads running actors stays at the number of workers and the other
- * actors — including the ones that will fulfil the future — keep running.
- * The blocked thread keeps its actor ACTIVE: nobody else runs it, so it
- * handles no other message until get returns.  When it wakes, it finishes
- * the current message without a worker (its sends go to inboxes), ends
- * the actor's turn, and retires to the spare pool.  Main blocks in get
- * the same way, without a worker to hand over.  So with MOSAIC_THREADS=1
- * an actor waiting for one waiting for another completes; the cost of a
- * blocked get is a thread, reused afterwards.
+ * Waiting in `get` (rt_sched_wait).  A turn that must wait is suspended,
+ * and its worker goes on with other actors, on the same thread.  Every
+ * turn runs in one region of its worker thread's stack, below a fixed
+ * address (turn_top), and so does the worker's loop, from the top.  To
+ * suspend, the turn parks its registers on its stack (context.c) and,
+ * still there, copies the bytes from its stack pointer up to turn_top
+ * into a heap block, its continuation (RtCont), which also holds the
+ * waiter record the future lists; then it starts a fresh loop at
+ * turn_top, over the frames it has just copied.  When the future is
+ * fulfilled, the fulfiller puts the actor on its worker's resume queue.
+ * The worker picks it between two turns, copies the continuation back to
+ * the addresses it came from (working from a small reserve above
+ * turn_top, so as not to overwrite its own frames), and continues the
+ * parked turn — whose frames include the loop that ran it, which goes on
+ * after the turn as if nothing had happened, while the loop that did the
+ * resuming is forgotten.  The bytes go back where they were, on the same
+ * thread, so every pointer into the stack is still right and compiled
+ * code needs to know nothing; that is also why a continuation resumes
+ * only on the worker that suspended it (nobody steals from resume
+ * queues).  The suspended actor stays ACTIVE and in no queue, so it
+ * handles no other message until get returns.  Main, which holds no
+ * worker, waits in get by sleeping on a futex.
+ *
+ * Why copies rather than a stack per waiting actor (fibers): Linux allows
+ * 65,530 mappings per process, so a million stacks with guard pages
+ * cannot exist; stacks without guards would have to be small, and Mosaic
+ * recursion is deep; and the collector would need a hook to scan each
+ * one.  A copy costs what the turn's stack holds — some hundreds of bytes
+ * for a method that calls get — and a copy each way, and every turn keeps
+ * its worker's large stack, its stack limit and its overflow check: a
+ * stack overflow before or after a wait is the usual runtime error.
  *
  * Quiescence and deadlock.  `awake` counts the threads that can still
- * make anything happen: workers' threads that are not parked, threads
- * finishing a message after a get, and main while it runs.  It changes
- * only when a thread parks or wakes, blocks or is woken, retires, and
- * when main ends — never per message — and every increment is made by a
- * thread that is itself counted (a waker, a fulfiller, the thread that
- * hands its worker over), so once it reaches zero it stays there.  Zero
- * means: no thread runs, and every queue is empty (a worker parks only
- * after seeing its own queues empty, and whoever pushes to a parked
- * worker's inbox wakes it first), so every actor that is not waiting in a
- * get is IDLE with an empty mailbox.  The thread that brings it to zero
- * looks at the list of blocked threads: none, and the program is
- * quiescent (the first thread, waiting in rt_wait_quiescence, exits);
- * some, and they wait for futures that nothing can fulfil any more: a
- * deadlock, reported at main's get if main waits, else at an actor's.
+ * make anything happen: workers' threads that are not parked, and main
+ * while it runs and does not wait.  It changes only when a thread parks
+ * or wakes, when main waits or is woken, and when main ends — never per
+ * message — and every increment is made by a thread that is itself
+ * counted (a waker, a fulfiller), so once it reaches zero it stays
+ * there.  Zero means: no thread runs, and every queue is empty (a worker
+ * parks only after seeing its own queues empty, and whoever pushes to a
+ * parked worker's inbox or resume queue wakes it first), so every actor
+ * that is not suspended in a get is IDLE with an empty mailbox.  The
+ * thread that brings it to zero looks at the list of waiters: none, and
+ * the program is quiescent (the first thread, waiting in
+ * rt_wait_quiescence, exits); some, and they wait for futures that
+ * nothing can fulfil any more: a deadlock, reported at main's get if
+ * main waits, else at an actor's.
  *
  * What the collector sees: worker structs are GC_MALLOC_UNCOLLECTABLE
- * (roots: slot, ring array, inbox ends), ring arrays are GC blocks,
- * actors hold their messages through their mailboxes, messages their
- * futures, and blocked threads hold their actor, message and future on
- * their own (scanned) stacks.  Thread-local variables are not scanned, so
- * none holds the only reference to anything.
+ * (roots: slot, ring array, inbox and resume queue ends), ring arrays are
+ * GC blocks, actors hold their messages through their mailboxes,
+ * messages their futures, and a suspended actor its continuation, a
+ * scanned GC block, which holds what the turn's frames referred to.  The
+ * copy is made while the turn's frames are still on the (scanned) stack
+ * of the running thread, and put back while the block is still held, so
+ * at no moment is a suspended turn's data only in memory the collector
+ * does not scan.  Waiting main holds its future on its stack.
+ * Thread-local variables are not scanned, so none holds the only
+ * reference to anything.
  *
  * Not here: the mailbox protocol (mailbox.h, actor.c), futures
  * (future.c), topology (nodes.c), thread creation (threads.c).
@@ -142,10 +167,18 @@
  * floors cost more in page faults on fresh memory than they save). */
 #define RT_GC_MIN_BYTES ((size_t)1 << 20)
 
-/* Workers' stacks: as large as the program thread's would be wasteful
- * with many spare threads; 256 MiB reserved (not committed) is a
- * recursion millions of frames deep.  MOSAIC_STACK_SIZE overrides. */
+/* Workers' stacks: 256 MiB reserved (not committed) is a recursion
+ * millions of frames deep.  MOSAIC_STACK_SIZE overrides. */
 #define RT_WORKER_STACK ((size_t)256 << 20)
+
+/* The reserve above a worker's turn region, where a suspended turn is
+ * copied back from: one short call and a copy loop, plus room for a
+ * signal frame (the collector's stop signal may come in the middle). */
+#define RT_RESUME_RESERVE ((size_t)32 << 10)
+
+/* Under a sanitizer, the stack below a parked or restored context whose
+ * poison is cleared too: the frames that did the switching used it. */
+#define RT_UNPOISON_BELOW ((size_t)64 << 10)
 
 typedef struct RtWorker {
     /* the holder's own, not shared */
@@ -154,21 +187,32 @@ typedef struct RtWorker {
     uint32_t rng;
     uint32_t busy_streak;   /* turns in a row that met a half-done push */
     int index, node, cpu;
-    char pad0[64 - sizeof(void *) - 3 * sizeof(uint32_t) - 3 * sizeof(int)];
+    char *turn_top;         /* turns run below: see "Waiting in get" */
+    char *reserve_top;      /* where suspended turns are restored from */
+    char pad0[64 - 3 * sizeof(void *) - 3 * sizeof(uint32_t) -
+              3 * sizeof(int)];
     RtRing ring;
     /* written by anyone who schedules onto this worker */
     RtMpsc inbox;
     _Atomic uint32_t inbox_lock;    /* consumer's role: a try-lock */
     _Atomic uint32_t parked;        /* futex word: 1 while asleep */
     char pad1[64 - sizeof(RtMpsc) - 2 * sizeof(uint32_t)];
+    /* written by the fulfillers of the futures its actors wait for */
+    RtMpsc resumes;
+    char pad2[64 - sizeof(RtMpsc)];
 } RtWorker;
 
-/* A thread's record for the spare pool. */
-typedef struct RtThread {
-    struct RtThread *next_spare;
-    _Atomic(RtWorker *) assigned;
-    _Atomic uint32_t word;          /* futex word: 1 once assigned */
-} RtThread;
+/* A suspended turn: its waiter record (first, so that lists of waiters
+ * point at the block's start), its actor and worker, and the bytes of
+ * that worker's stack from the parked context sp up to turn_top. */
+typedef struct RtCont {
+    RtWaiter waiter;
+    RtActor *actor;
+    void *sp;
+    size_t size;
+    int worker;
+    char stack[];
+} RtCont;
 
 static pthread_once_t sched_once = PTHREAD_ONCE_INIT;
 
@@ -190,16 +234,12 @@ static _Atomic int32_t spinning;    /* workers searching for work */
 
 static _Atomic uint32_t quiescent;      /* futex word for the first thread */
 
-static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
-static RtThread *spares;
-
 static pthread_mutex_t blocked_lock = PTHREAD_MUTEX_INITIALIZER;
 static RtWaiter *blocked;
 
 __thread RtActor *rt_current_actor;
 __thread int64_t mos_here_node;
 static __thread RtWorker *self_worker;
-static __thread RtThread self_thread;
 static __thread uint32_t remote_rr;
 static __thread int is_main_thread;
 
@@ -406,6 +446,24 @@ static void push_remote(RtActor *a)
     maybe_wake(a->node);
 }
 
+/* Puts a suspended actor on the resume queue of the worker whose stack
+ * its turn belongs to. */
+static void push_resume(RtWorker *t, RtActor *a)
+{
+    rt_mpsc_push(&t->resumes, &a->rq_link);
+    if (atomic_load_explicit(&t->parked, memory_order_seq_cst))
+        try_unpark(t);
+}
+
+/* The next suspended actor whose future is fulfilled, or NULL. */
+static RtActor *take_resume(RtWorker *w)
+{
+    if (rt_mpsc_looks_empty(&w->resumes))
+        return NULL;
+    RtLink *l = rt_mpsc_pop(&w->resumes);
+    return l ? actor_of(l) : NULL;
+}
+
 void rt_sched_schedule(RtActor *a)
 {
     RtWorker *w = self_worker;
@@ -428,6 +486,8 @@ static RtActor *pick(RtWorker *w)
         if ((a = ring_take_own(w)) != NULL)
             return a;
     }
+    if ((a = take_resume(w)) != NULL)
+        return a;
     if ((a = w->slot) != NULL) {
         w->slot = NULL;
         return a;
@@ -505,7 +565,8 @@ static RtActor *steal(RtWorker *w, int *more)
 static int has_more(RtWorker *w)
 {
     return w->slot || rt_ring_size(&w->ring) > 0 ||
-           !rt_mpsc_looks_empty(&w->inbox);
+           !rt_mpsc_looks_empty(&w->inbox) ||
+           !rt_mpsc_looks_empty(&w->resumes);
 }
 
 /* ---- parking ------------------------------------------------------------ */
@@ -513,14 +574,19 @@ static int has_more(RtWorker *w)
 #define RETRY ((RtActor *)1)
 
 /* The look before sleeping: authoritative about w's own queues (the
- * inbox under its lock), and one more pass at the others'.  RETRY when
- * the inbox holds an actor its producer has not finished linking: that
- * producer may have read `parked` before we set it, so we may not sleep. */
+ * inbox under its lock, the resume queue, which only w takes from), and
+ * one more pass at the others'.  RETRY when one of them holds an actor
+ * its producer has not finished linking: that producer may have read
+ * `parked` before we set it, so we may not sleep. */
 static RtActor *last_look(RtWorker *w)
 {
     RtActor *a = pick(w);
     if (a)
         return a;
+    if (!rt_mpsc_empty(&w->resumes)) {
+        RtLink *l = rt_mpsc_pop(&w->resumes);
+        return l ? actor_of(l) : RETRY;
+    }
     /* a thief holds it for a few instructions, unless it was preempted */
     for (int spins = 1;
          atomic_exchange_explicit(&w->inbox_lock, 1, memory_order_acquire);
@@ -636,19 +702,11 @@ static void requeue(RtWorker *w, RtActor *a)
         maybe_wake(w->node);
 }
 
-/* The end of a turn on a thread that gave its worker away in a get. */
-static void finish_detached(RtActor *a)
-{
-    if (go_idle(a))
-        return;
-    push_remote(a);     /* more messages: still ACTIVE, run it elsewhere */
-}
-
-/* Runs one turn of a on w.  Returns 0 when this thread no longer holds
- * w (a get handed it to another thread): the actor's turn is over, and
- * the thread must retire.  The mailbox's consumer end lives in `out` for
- * the turn and is stored back before the actor can change hands. */
-static int run_turn(RtWorker *w, RtActor *a)
+/* Runs one turn of a on w.  The mailbox's consumer end lives in `out`
+ * for the turn and is stored back before the actor can change hands.
+ * (While the turn is suspended in a get, `out` is saved with it, and
+ * nobody else takes from the mailbox of an ACTIVE actor.) */
+static void run_turn(RtWorker *w, RtActor *a)
 {
     rt_current_actor = a;
     mos_here_node = a->node;
@@ -678,13 +736,6 @@ static int run_turn(RtWorker *w, RtActor *a)
         int64_t v = m->run(a, m);
         if (m->future)
             rt_future_fulfil(m->future, v);
-        if (self_worker != w) {
-            a->mailbox.out = out;
-            rt_current_actor = NULL;
-            mos_here_node = 0;
-            finish_detached(a);
-            return 0;
-        }
         if (++n == RT_BATCH) {
             a->mailbox.out = out;
             requeue(w, a);
@@ -693,7 +744,125 @@ static int run_turn(RtWorker *w, RtActor *a)
     }
     rt_current_actor = NULL;
     mos_here_node = 0;
-    return 1;
+}
+
+_Static_assert(sizeof(RtWorker) % 64 == 0,
+               "worker structs are whole cache lines");
+
+/* ---- suspended turns ------------------------------------------------------ */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RT_NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define RT_NO_ASAN
+#endif
+
+/* Forgets a sanitizer's poison on the turn region from lo up, and on the
+ * frames below lo that the switch itself used. */
+static void unpoison_turn(RtWorker *w, char *lo)
+{
+    char *floor = mos_stack_limit;
+    lo = floor && lo - floor < (ptrdiff_t)RT_UNPOISON_BELOW
+             ? floor
+             : lo - RT_UNPOISON_BELOW;
+    rt_stack_unpoison(lo, (size_t)(w->turn_top - lo));
+}
+
+static _Noreturn void worker_loop(void *arg);
+
+typedef struct Wait {
+    RtFuture *future;
+    const char *where;
+} Wait;
+
+/* The decision of a turn that parked itself at sp to wait (see the
+ * essay): runs below sp, so the frames being saved are still scanned
+ * while the copy is made.  Nothing in them may change after the copy. */
+static void suspend_turn(void *sp, void *arg)
+{
+    const Wait *wait = arg;
+    RtWorker *w = self_worker;
+    RtActor *a = rt_current_actor;
+    size_t size = (size_t)(w->turn_top - (char *)sp);
+    RtCont *c = GC_MALLOC(sizeof(RtCont) + size);
+    if (!c)
+        mos_panic(wait->where, "out of memory: cannot suspend an actor "
+                               "waiting in get");
+    c->waiter.cont = c;
+    c->waiter.where = wait->where;
+    c->actor = a;
+    c->sp = sp;
+    c->size = size;
+    c->worker = w->index;
+    rt_stack_copy(c->stack, sp, size);
+    a->suspended = c;
+    blocked_add(&c->waiter);
+    if (!rt_future_add_waiter(wait->future, &c->waiter)) {
+        /* fulfilled meanwhile: the turn goes on */
+        blocked_remove(&c->waiter);
+        a->suspended = NULL;
+        return;
+    }
+    /* From here the fulfiller may queue a on w's resume queue, which only
+     * this thread reads, in the loop started now. */
+    rt_current_actor = NULL;
+    mos_here_node = 0;
+    unpoison_turn(w, sp);
+    rt_ctx_enter(w->turn_top, worker_loop, w);
+}
+
+/* Puts a's turn back in place and continues it.  Runs on w's reserve,
+ * above the turn region; c stays referenced from here until the copy is
+ * back on the stack, where the collector sees it again. */
+static _Noreturn void resume_turn(void *arg)
+{
+    RtActor *a = arg;
+    RtCont *c = a->suspended;
+    RtWorker *w = self_worker;
+    a->suspended = NULL;
+    blocked_remove(&c->waiter);
+    rt_stack_copy(c->sp, c->stack, c->size);
+    unpoison_turn(w, c->sp);
+    rt_current_actor = a;
+    mos_here_node = a->node;
+    rt_ctx_resume(c->sp);
+}
+
+void rt_sched_wait(RtFuture *f, const char *where)
+{
+    if (self_worker) {      /* a worker runs Mosaic code only in turns */
+        Wait wait = { f, where };
+        rt_ctx_park(suspend_turn, &wait);
+        return;             /* resumed, or fulfilled before suspending */
+    }
+    RtWaiter me = { .where = where, .is_main = is_main_thread };
+    blocked_add(&me);
+    if (!rt_future_add_waiter(f, &me)) {
+        blocked_remove(&me);
+        return;
+    }
+    awake_dec();            /* may report the deadlock, with me on the list */
+    while (atomic_load_explicit(&me.woken, memory_order_acquire) == 0)
+        rt_futex_wait(&me.woken, 0);
+    blocked_remove(&me);
+}
+
+int rt_sched_spin_worthwhile(void)
+{
+    RtWorker *w = self_worker;
+    return nworkers > 1 && !(w && w->slot);
+}
+
+void rt_sched_wake(RtWaiter *w)
+{
+    RtCont *c = w->cont;
+    if (c) {
+        push_resume(workers[c->worker], c->actor);
+        return;
+    }
+    awake_inc();            /* before main can run: see the essay */
+    atomic_store_explicit(&w->woken, 1, memory_order_release);
+    rt_futex_wake(&w->woken, 1);
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -706,87 +875,34 @@ static void pin_to(int cpu)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
-/* Joins the spare pool until a blocking thread hands over its worker. */
-static RtWorker *retire(void)
+/* A worker's loop: runs in the turn region, from its top, and is started
+ * afresh there each time a turn is suspended. */
+static _Noreturn void worker_loop(void *arg)
 {
-    RtThread *t = &self_thread;
-    atomic_store_explicit(&t->assigned, NULL, memory_order_relaxed);
-    atomic_store_explicit(&t->word, 0, memory_order_relaxed);
-    pthread_mutex_lock(&spare_lock);
-    t->next_spare = spares;
-    spares = t;
-    pthread_mutex_unlock(&spare_lock);
-    awake_dec();
-    RtWorker *w;
-    while ((w = atomic_load_explicit(&t->assigned, memory_order_acquire)) ==
-           NULL)
-        rt_futex_wait(&t->word, 0);
-    return w;       /* the thread that assigned it counted us awake */
+    RtWorker *w = arg;
+    for (;;) {
+        RtActor *a = pick(w);
+        if (!a)
+            a = idle(w);
+        if (a->suspended)
+            rt_ctx_enter(w->reserve_top, resume_turn, a);
+        run_turn(w, a);
+    }
 }
 
-_Static_assert(sizeof(RtWorker) % 64 == 0,
-               "worker structs are whole cache lines");
-
-static void *worker_thread(void *arg)
+/* The reserve is a local array of this frame, which never returns: its
+ * top is where resume_turn runs, and the turn region starts below it. */
+RT_NO_ASAN static void *worker_thread(void *arg)
 {
     rt_thread_stack_init();
     RtWorker *w = arg;
-    for (;;) {
-        self_worker = w;
-        if (rt_topology()->pin)
-            pin_to(w->cpu);
-        for (;;) {
-            RtActor *a = pick(w);
-            if (!a)
-                a = idle(w);
-            if (!run_turn(w, a))
-                break;
-        }
-        w = retire();
-    }
-    return NULL;
-}
-
-/* Gives w, and this thread's place in `awake`, to a spare thread. */
-static void handoff(RtWorker *w, const char *where)
-{
-    pthread_mutex_lock(&spare_lock);
-    RtThread *t = spares;
-    if (t)
-        spares = t->next_spare;
-    pthread_mutex_unlock(&spare_lock);
-    if (t) {
-        atomic_store_explicit(&t->assigned, w, memory_order_release);
-        atomic_store_explicit(&t->word, 1, memory_order_release);
-        rt_futex_wake(&t->word, 1);
-        return;
-    }
-    if (rt_thread_start(NULL, worker_thread, w, RT_WORKER_STACK, 1) != 0)
-        mos_panic(where && *where ? where : RT_NOWHERE,
-                  "out of memory: cannot start a thread to run the other "
-                  "actors while this one waits");
-}
-
-void rt_sched_block(RtWaiter *w)
-{
-    w->is_main = is_main_thread;
-    blocked_add(w);
-    RtWorker *mine = self_worker;
-    if (mine) {
-        self_worker = NULL;
-        handoff(mine, w->where);
-    } else {
-        awake_dec();    /* may report the deadlock, with w on the list */
-    }
-    while (atomic_load_explicit(&w->woken, memory_order_acquire) == 0)
-        rt_futex_wait(&w->woken, 0);
-    blocked_remove(w);
-}
-
-void rt_sched_unblock(RtWaiter *w)
-{
-    (void)w;
-    awake_inc();
+    self_worker = w;
+    if (rt_topology()->pin)
+        pin_to(w->cpu);
+    char reserve[RT_RESUME_RESERVE] __attribute__((aligned(16)));
+    w->reserve_top = reserve + sizeof reserve;
+    w->turn_top = reserve;
+    rt_ctx_enter(w->turn_top, worker_loop, w);
 }
 
 /* ---- start and end ------------------------------------------------------ */
@@ -827,6 +943,7 @@ static void sched_setup(void)
         w->cpu = topo->worker_cpu[i];
         w->rng = 2654435761u * (uint32_t)(i + 1);   /* never 0 */
         rt_mpsc_init(&w->inbox);
+        rt_mpsc_init(&w->resumes);
         workers[i] = w;
     }
     for (int n = 0; n < nnodes; n++) {
