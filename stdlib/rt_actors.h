@@ -17,6 +17,7 @@
  *     last_worker the worker that ran it last: where remote senders
  *                 schedule it, for cache affinity (-1: never ran)
  *     suspended   while it waits in `get`: its turn, saved aside (sched.c)
+ *     kept        the record of its last deep wait, reused by the next
  *
  *   RtMessage (32 bytes, then the arguments)
  *     link        its link in the mailbox
@@ -49,7 +50,8 @@ typedef struct RtActor {
     int32_t node;                   /* 4 */
     _Atomic int32_t last_worker;    /* 4 */
     struct RtCont *suspended;       /* 8: its turn, while it waits in get */
-    void *reserved[2];              /* 16: room for later runtime needs */
+    struct RtCont *kept;            /* 8: a deep turn's copy, for reuse */
+    void *reserved[1];              /* 8: room for later runtime needs */
 } RtActor;
 
 typedef struct RtFuture RtFuture;

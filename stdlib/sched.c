@@ -171,10 +171,14 @@
  * millions of frames deep.  MOSAIC_STACK_SIZE overrides. */
 #define RT_WORKER_STACK ((size_t)256 << 20)
 
-/* The reserve above a worker's turn region, where a suspended turn is
- * copied back from: one short call and a copy loop, plus room for a
- * signal frame (the collector's stop signal may come in the middle). */
+/* The reserve above each turn region, where a suspended turn is copied
+ * back from: one short call and a copy loop, plus room for a signal
+ * frame (the collector's stop signal may come in the middle). */
 #define RT_RESUME_RESERVE ((size_t)32 << 10)
+
+/* A suspended turn whose stack holds more than this stays in place
+ * rather than being copied at each wait (see "Waiting in get"). */
+#define RT_COPY_LIMIT ((size_t)64 << 10)
 
 /* Under a sanitizer, the stack below a parked or restored context whose
  * poison is cleared too: the frames that did the switching used it. */
@@ -187,10 +191,7 @@ typedef struct RtWorker {
     uint32_t rng;
     uint32_t busy_streak;   /* turns in a row that met a half-done push */
     int index, node, cpu;
-    char *turn_top;         /* turns run below: see "Waiting in get" */
-    char *reserve_top;      /* where suspended turns are restored from */
-    char pad0[64 - 3 * sizeof(void *) - 3 * sizeof(uint32_t) -
-              3 * sizeof(int)];
+    char pad0[64 - sizeof(void *) - 3 * sizeof(uint32_t) - 3 * sizeof(int)];
     RtRing ring;
     /* written by anyone who schedules onto this worker */
     RtMpsc inbox;
@@ -200,18 +201,33 @@ typedef struct RtWorker {
     /* written by the fulfillers of the futures its actors wait for */
     RtMpsc resumes;
     char pad2[64 - sizeof(RtMpsc)];
+    /* the holder's own: its stack (see "Waiting in get") */
+    char *turn_top;             /* top of the running turn's region */
+    char *home_top;             /* where a fresh loop starts */
+    char *base_top;             /* the highest region top */
+    struct RtCont *in_place;    /* parked in place, lowest first */
+    char pad3[64 - 4 * sizeof(void *)];
 } RtWorker;
 
 /* A suspended turn: its waiter record (first, so that lists of waiters
- * point at the block's start), its actor and worker, and the bytes of
- * that worker's stack from the parked context sp up to turn_top. */
+ * point at the block's start), its actor and worker, and where its bytes
+ * are — the worker's stack from the parked context sp up to its region's
+ * top: still in place (then `outer` is the next turn in place, above
+ * it), or copied to `bytes`, which holds `capacity` bytes: the block's
+ * own tail for a shallow turn, a block of its own for a deep one.  A deep
+ * turn's record is kept by its actor after the wait (RtActor.kept), so
+ * that an actor waiting again and again deep in a recursion does not
+ * allocate a large copy each time. */
 typedef struct RtCont {
     RtWaiter waiter;
     RtActor *actor;
-    void *sp;
-    size_t size;
-    int worker;
-    char stack[];
+    struct RtCont *outer;
+    char *sp, *top;
+    char *bytes;
+    size_t capacity;
+    int32_t worker;
+    int32_t in_place;
+    _Alignas(16) char stack[];
 } RtCont;
 
 static pthread_once_t sched_once = PTHREAD_ONCE_INIT;
@@ -757,15 +773,91 @@ _Static_assert(sizeof(RtWorker) % 64 == 0,
 #define RT_NO_ASAN
 #endif
 
-/* Forgets a sanitizer's poison on the turn region from lo up, and on the
- * frames below lo that the switch itself used. */
-static void unpoison_turn(RtWorker *w, char *lo)
+/* Under a sanitizer: forgets the poison of the stack from lo to hi, and
+ * of the frames below lo that the switching itself used.  Those frames
+ * were left by copies and switches, not by returns. */
+static void unpoison(char *lo, char *hi)
 {
     char *floor = mos_stack_limit;
     lo = floor && lo - floor < (ptrdiff_t)RT_UNPOISON_BELOW
              ? floor
              : lo - RT_UNPOISON_BELOW;
-    rt_stack_unpoison(lo, (size_t)(w->turn_top - lo));
+    rt_stack_unpoison(lo, (size_t)(hi - lo));
+}
+
+/* Whether a turn parked at sp, in a region whose top is top, stays in
+ * place: when its bytes are too many to copy at every wait, and the
+ * turns in place, with it, keep to the upper half of the stack, so that
+ * any turn that runs meanwhile has at least the other half for its own
+ * recursion. */
+static int stays_in_place(RtWorker *w, char *sp, char *top)
+{
+    char *floor = mos_stack_limit;
+    return (size_t)(top - sp) > RT_COPY_LIMIT && floor &&
+           sp - floor >= (w->base_top - floor) / 2;
+}
+
+/* Where a fresh loop starts: below the lowest turn parked in place, with
+ * room for a reserve, or at the top. */
+static char *home_of(RtWorker *w)
+{
+    return w->in_place ? w->in_place->sp - RT_RESUME_RESERVE : w->base_top;
+}
+
+/* Makes room for n bytes in c's copy: a deep turn's copy gets half as
+ * much again, for the deeper waits that usually follow. */
+static void cont_reserve(RtCont *c, size_t n)
+{
+    if (c->capacity >= n)
+        return;
+    size_t capacity = n + n / 2;
+    c->bytes = GC_MALLOC(capacity);
+    if (!c->bytes)
+        mos_panic(c->waiter.where, "out of memory: cannot suspend an actor "
+                                   "waiting in get");
+    c->capacity = capacity;
+}
+
+/* The record for a's wait, with room for n bytes unless they stay in
+ * place: the kept record of its last deep wait, or a new one. */
+static RtCont *cont_for(RtActor *a, const char *where, size_t n,
+                        int in_place)
+{
+    RtCont *c = a->kept;
+    a->kept = NULL;
+    if (!c) {
+        int inline_copy = !in_place && n <= RT_COPY_LIMIT;
+        c = GC_MALLOC(sizeof(RtCont) + (inline_copy ? n : 0));
+        if (!c)
+            mos_panic(where, "out of memory: cannot suspend an actor "
+                             "waiting in get");
+        if (inline_copy) {
+            c->bytes = c->stack;
+            c->capacity = n;
+        }
+    }
+    c->waiter.cont = c;
+    c->waiter.where = where;
+    if (!in_place)
+        cont_reserve(c, n);
+    return c;
+}
+
+/* Copies every turn parked in place below `addr` aside (lowest first),
+ * so that the stack there can be used.  Runs below them all: they are
+ * scanned by the collector until their copies are complete. */
+static void move_aside_below(RtWorker *w, char *addr)
+{
+    RtCont *c;
+    while ((c = w->in_place) != NULL && c->sp < addr) {
+        size_t size = (size_t)(c->top - c->sp);
+        cont_reserve(c, size);
+        rt_stack_copy(c->bytes, c->sp, size);
+        c->in_place = 0;
+        w->in_place = c->outer;
+        c->outer = NULL;
+    }
+    w->home_top = home_of(w);
 }
 
 static _Noreturn void worker_loop(void *arg);
@@ -778,53 +870,92 @@ typedef struct Wait {
 /* The decision of a turn that parked itself at sp to wait (see the
  * essay): runs below sp, so the frames being saved are still scanned
  * while the copy is made.  Nothing in them may change after the copy. */
-static void suspend_turn(void *sp, void *arg)
+static void suspend_turn(void *sp_, void *arg)
 {
     const Wait *wait = arg;
+    char *sp = sp_;
     RtWorker *w = self_worker;
     RtActor *a = rt_current_actor;
-    size_t size = (size_t)(w->turn_top - (char *)sp);
-    RtCont *c = GC_MALLOC(sizeof(RtCont) + size);
-    if (!c)
-        mos_panic(wait->where, "out of memory: cannot suspend an actor "
-                               "waiting in get");
-    c->waiter.cont = c;
-    c->waiter.where = wait->where;
+    char *top = w->turn_top;
+    size_t size = (size_t)(top - sp);
+    int in_place = stays_in_place(w, sp, top);
+    RtCont *c = cont_for(a, wait->where, size, in_place);
     c->actor = a;
     c->sp = sp;
-    c->size = size;
+    c->top = top;
     c->worker = w->index;
-    rt_stack_copy(c->stack, sp, size);
+    c->in_place = in_place;
+    if (!in_place)
+        rt_stack_copy(c->bytes, sp, size);
     a->suspended = c;
     blocked_add(&c->waiter);
     if (!rt_future_add_waiter(wait->future, &c->waiter)) {
         /* fulfilled meanwhile: the turn goes on */
         blocked_remove(&c->waiter);
         a->suspended = NULL;
+        if (c->capacity > RT_COPY_LIMIT || in_place)
+            a->kept = c;
         return;
     }
     /* From here the fulfiller may queue a on w's resume queue, which only
-     * this thread reads, in the loop started now. */
+     * this thread reads, in the loop started below. */
     rt_current_actor = NULL;
     mos_here_node = 0;
-    unpoison_turn(w, sp);
-    rt_ctx_enter(w->turn_top, worker_loop, w);
+    if (in_place) {
+        c->outer = w->in_place;
+        w->in_place = c;
+        w->home_top = sp - RT_RESUME_RESERVE;
+        unpoison(sp, sp);
+    } else {
+        unpoison(sp, top);
+    }
+    w->turn_top = w->home_top;
+    rt_ctx_enter(w->home_top, worker_loop, w);
 }
 
-/* Puts a's turn back in place and continues it.  Runs on w's reserve,
- * above the turn region; c stays referenced from here until the copy is
- * back on the stack, where the collector sees it again. */
-static _Noreturn void resume_turn(void *arg)
+/* The bookkeeping of a turn about to continue: a deep turn's record is
+ * kept for its next wait, a shallow one's dropped. */
+static void resumed(RtWorker *w, RtActor *a, RtCont *c)
+{
+    a->suspended = NULL;
+    if (c->capacity > RT_COPY_LIMIT || c->in_place)
+        a->kept = c;
+    blocked_remove(&c->waiter);
+    w->turn_top = c->top;
+    rt_current_actor = a;
+    mos_here_node = a->node;
+}
+
+/* Puts a copied turn back in place and continues it.  Runs on the
+ * reserve above the turn's region; c stays referenced from here until
+ * the copy is back on the stack, where the collector sees it again. */
+static _Noreturn void restore_turn(void *arg)
 {
     RtActor *a = arg;
     RtCont *c = a->suspended;
     RtWorker *w = self_worker;
-    a->suspended = NULL;
-    blocked_remove(&c->waiter);
-    rt_stack_copy(c->sp, c->stack, c->size);
-    unpoison_turn(w, c->sp);
-    rt_current_actor = a;
-    mos_here_node = a->node;
+    resumed(w, a, c);
+    rt_stack_copy(c->sp, c->bytes, (size_t)(c->top - c->sp));
+    unpoison(c->sp, c->top);
+    rt_ctx_resume(c->sp);
+}
+
+/* Continues a's suspended turn: first moving aside whatever lies parked
+ * in place where that turn's frames (and, for a copy, the reserve above
+ * them) go; the loop calling this is abandoned. */
+static _Noreturn void resume(RtWorker *w, RtActor *a)
+{
+    RtCont *c = a->suspended;
+    if (!c->in_place) {
+        move_aside_below(w, c->top + RT_RESUME_RESERVE);
+        rt_ctx_enter(c->top + RT_RESUME_RESERVE, restore_turn, a);
+    }
+    move_aside_below(w, c->sp);
+    w->in_place = c->outer;     /* c itself was the lowest now */
+    c->outer = NULL;
+    w->home_top = home_of(w);
+    resumed(w, a, c);
+    unpoison(c->sp, c->sp);
     rt_ctx_resume(c->sp);
 }
 
@@ -875,18 +1006,26 @@ static void pin_to(int cpu)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
-/* A worker's loop: runs in the turn region, from its top, and is started
- * afresh there each time a turn is suspended. */
+/* A worker's loop: runs in a turn region, from its top, and is started
+ * afresh at home_top each time a turn is suspended.  A loop that was
+ * itself part of a resumed turn may find, when that turn is over, that
+ * home has moved up (the turns parked in place above it are gone): it
+ * starts again there, rather than leave the stack in between unused. */
 static _Noreturn void worker_loop(void *arg)
 {
     RtWorker *w = arg;
+    char *region_top = w->turn_top;
     for (;;) {
         RtActor *a = pick(w);
         if (!a)
             a = idle(w);
         if (a->suspended)
-            rt_ctx_enter(w->reserve_top, resume_turn, a);
+            resume(w, a);
         run_turn(w, a);
+        if (region_top != w->home_top) {
+            w->turn_top = w->home_top;
+            rt_ctx_enter(w->home_top, worker_loop, w);
+        }
     }
 }
 
@@ -900,8 +1039,7 @@ RT_NO_ASAN static void *worker_thread(void *arg)
     if (rt_topology()->pin)
         pin_to(w->cpu);
     char reserve[RT_RESUME_RESERVE] __attribute__((aligned(16)));
-    w->reserve_top = reserve + sizeof reserve;
-    w->turn_top = reserve;
+    w->base_top = w->home_top = w->turn_top = reserve;
     rt_ctx_enter(w->turn_top, worker_loop, w);
 }
 
