@@ -17,6 +17,9 @@
 # (bench/layouts/), each built with aos, soa and a hot/cold layout, with and
 # without --no-checks, beside the same loops in C and on an array of plain
 # objects, one table.
+#
+# What waiting in `get` costs (memory per waiting actor, time per wait) is
+# measured by bench/run-waiting.sh over the programs of bench/waiting/.
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -57,7 +60,8 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/chameneos.erl \
 	bench/savina/erlang/big.erl
 
-.PHONY: bench bench-actors bench-remote bench-layouts bench-frontend bench-clean
+.PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
+	bench-waiting bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -65,6 +69,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-remote
 	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
 	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
+	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
@@ -78,6 +83,11 @@ bench-layouts: all
 bench-frontend: all
 	$(SHELL) $(srcdir)/bench/run-frontend.sh ./mosaicc$(EXEEXT)
 
+bench-waiting: all
+	$(SHELL) $(srcdir)/bench/run-waiting.sh ./mosaicc$(EXEEXT)
+
 bench-clean:
 	rm -rf bench/work
 EXTRA_DIST += bench/run-frontend.sh
+EXTRA_DIST += bench/run-waiting.sh bench/waiting/chain.mos \
+	bench/waiting/roundtrip.mos bench/waiting/deep.mos

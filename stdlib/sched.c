@@ -55,8 +55,9 @@
  *
  * Waiting in `get` (rt_sched_wait).  A turn that must wait is suspended,
  * and its worker goes on with other actors, on the same thread.  Every
- * turn runs in one region of its worker thread's stack, below a fixed
- * address (turn_top), and so does the worker's loop, from the top.  To
+ * turn runs in a region of its worker thread's stack, below the region's
+ * top (turn_top: one fixed address, unless deep turns wait, see below),
+ * and so does the worker's loop, from the top.  To
  * suspend, the turn parks its registers on its stack (context.c) and,
  * still there, copies the bytes from its stack pointer up to turn_top
  * into a heap block, its continuation (RtCont), which also holds the
@@ -84,6 +85,24 @@
  * for a method that calls get — and a copy each way, and every turn keeps
  * its worker's large stack, its stack limit and its overflow check: a
  * stack overflow before or after a wait is the usual runtime error.
+ *
+ * Deep turns.  Copying a turn that waits from deep inside a recursion
+ * would cost its whole depth at every wait.  So a turn with more than
+ * RT_COPY_LIMIT bytes of stack is left in place: the worker's home moves
+ * below it (home_top), fresh loops start there, and the turn is simply
+ * continued when its future is fulfilled, with no copy at all.  Turns
+ * left in place form a stack on the worker (in_place, lowest first), and
+ * every turn that runs is below all of them, so the collector, which
+ * scans a thread's stack from its stack pointer up, sees them.  Resuming
+ * a turn whose frames (or, for a copy, whose reserve) would overlap turns
+ * in place below it first copies those aside, and they become copies
+ * like any other.  A turn in place leaves the stack under it to the
+ * others, at least an eighth of the whole: a deep turn that would wait
+ * with less left is a stack overflow, at its get.  A deep turn's record
+ * and copy are kept by its actor for its next wait (RtActor.kept).  The
+ * case this does not make cheap: several actors that wait by turns on one
+ * worker, each from deep inside a recursion, copy each other aside at
+ * every wait — correct, in time proportional to their depth.
  *
  * Quiescence and deadlock.  `awake` counts the threads that can still
  * make anything happen: workers' threads that are not parked, and main
@@ -786,15 +805,21 @@ static void unpoison(char *lo, char *hi)
 }
 
 /* Whether a turn parked at sp, in a region whose top is top, stays in
- * place: when its bytes are too many to copy at every wait, and the
- * turns in place, with it, keep to the upper half of the stack, so that
- * any turn that runs meanwhile has at least the other half for its own
- * recursion. */
-static int stays_in_place(RtWorker *w, char *sp, char *top)
+ * place: when its bytes are too many to copy at every wait.  The turns
+ * that run meanwhile get the stack below it, which must be at least an
+ * eighth of the whole: a turn that waits with less left is a stack
+ * overflow, reported at its get (its recursion was about to reach the
+ * limit anyway).  Where the stack's bounds are unknown, turns are always
+ * copied. */
+static int stays_in_place(RtWorker *w, char *sp, char *top,
+                          const char *where)
 {
     char *floor = mos_stack_limit;
-    return (size_t)(top - sp) > RT_COPY_LIMIT && floor &&
-           sp - floor >= (w->base_top - floor) / 2;
+    if ((size_t)(top - sp) <= RT_COPY_LIMIT || !floor)
+        return 0;
+    if (sp - floor < (w->base_top - floor) / 8)
+        mos_panic(where, "stack overflow");
+    return 1;
 }
 
 /* Where a fresh loop starts: below the lowest turn parked in place, with
@@ -878,7 +903,7 @@ static void suspend_turn(void *sp_, void *arg)
     RtActor *a = rt_current_actor;
     char *top = w->turn_top;
     size_t size = (size_t)(top - sp);
-    int in_place = stays_in_place(w, sp, top);
+    int in_place = stays_in_place(w, sp, top, wait->where);
     RtCont *c = cont_for(a, wait->where, size, in_place);
     c->actor = a;
     c->sp = sp;

@@ -1,9 +1,8 @@
 /* threads.c — starting the runtime's threads, and sleeping on a word.
  *
  * Every thread that runs Mosaic code — the program's main thread
- * (start.c), the scheduler's workers and the spare threads that take a
- * worker over while an actor waits in `get` (sched.c) — is started here,
- * for two reasons:
+ * (start.c) and the scheduler's workers (sched.c) — is started here, for
+ * two reasons:
  *
  *   - The collector must know it: GC_THREADS (rt_internal.h) turns
  *     pthread_create into GC_pthread_create, which registers the thread
@@ -20,8 +19,8 @@
  *     touch a gigabyte before it fails.
  *
  * The futex wrappers are the only way runtime threads sleep: a worker with
- * nothing to do, a thread blocked in `get`, a spare thread waiting for a
- * worker to take over, the first thread waiting for quiescence.  A futex
+ * nothing to do, main waiting in `get`, the first thread waiting for
+ * quiescence.  A futex
  * costs nothing until someone sleeps, and a wake-up is one system call.
  *
  * Not here: what the threads do (start.c, sched.c), stack limits
