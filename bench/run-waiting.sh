@@ -17,7 +17,8 @@
 #              and with 2 worker threads: wall time / k.
 #   deep       one actor waiting at every level of a recursion
 #              BENCH_ROUNDS deep (bench/waiting/deep.mos), one worker:
-#              wall time / waits.
+#              wall time / waits; then three such actors waiting by turns,
+#              each BENCH_ROUNDS / 10 deep.
 # Each figure is the median of BENCH_RUNS runs (default 5).  The table goes
 # to stdout, a CSV copy to bench/results/waiting-<date>.csv.  The peak
 # memory comes from GNU time (/usr/bin/time); without it those cells are
@@ -63,15 +64,15 @@ for p in chain roundtrip deep; do
   fi
 done
 
-# run THREADS PROGRAM ARG: one run; prints "seconds kib" (kib empty without
-# GNU time), or nothing when the run fails.
+# run THREADS PROGRAM ARGS: one run; prints "seconds kib" (kib empty without
+# GNU time), or nothing when the run fails.  ARGS is one word, split here.
 run() {
   local t0 t1 rc kib=
   t0=$(now)
   if [ -n "$GNU_TIME" ]; then
-    MOSAIC_THREADS=$1 timeout "$TIMEOUT" "$GNU_TIME" -f %M -o "$WORK/$2.mem" "$WORK/$2" "$3" >"$WORK/$2.out" 2>"$WORK/$2.err"
+    MOSAIC_THREADS=$1 timeout "$TIMEOUT" "$GNU_TIME" -f %M -o "$WORK/$2.mem" "$WORK/$2" $3 >"$WORK/$2.out" 2>"$WORK/$2.err"
   else
-    MOSAIC_THREADS=$1 timeout "$TIMEOUT" "$WORK/$2" "$3" >"$WORK/$2.out" 2>"$WORK/$2.err"
+    MOSAIC_THREADS=$1 timeout "$TIMEOUT" "$WORK/$2" $3 >"$WORK/$2.out" 2>"$WORK/$2.err"
   fi
   rc=$?
   t1=$(now)
@@ -142,6 +143,16 @@ if [ -n "${BUILT[deep]:-}" ]; then
     echo "deep,1,$ROUNDS,$ta,${ka:-},$per" >>"$csv"
   else
     rows+=("| a wait at each level of a recursion $ROUNDS deep | 1 | fail | | |")
+  fi
+  d=$((ROUNDS / 10))
+  a=$(measure 1 deep "$d 3")
+  if [ -n "$a" ]; then
+    read -r ta ka <<<"$a"
+    per=$(awk -v a="$ta" -v n=$((3 * d)) 'BEGIN { printf "%.3f µs", a * 1e6 / n }')
+    rows+=("| three actors by turns, each waiting at each level of a recursion $d deep | 1 | $(fmt_time "$ta") s | ${ka:-n/a} KiB | $per per get |")
+    echo "deep3,1,$d,$ta,${ka:-},$per" >>"$csv"
+  else
+    rows+=("| three actors by turns, each waiting at each level of a recursion $d deep | 1 | fail | | |")
   fi
 fi
 

@@ -99,10 +99,14 @@
  * like any other.  A turn in place leaves the stack under it to the
  * others, at least an eighth of the whole: a deep turn that would wait
  * with less left is a stack overflow, at its get.  A deep turn's record
- * and copy are kept by its actor for its next wait (RtActor.kept).  The
- * case this does not make cheap: several actors that wait by turns on one
- * worker, each from deep inside a recursion, copy each other aside at
- * every wait — correct, in time proportional to their depth.
+ * and copy are kept by its actor for its next wait (RtActor.kept).
+ * Several actors that wait by turns on one worker, each from deep inside
+ * a recursion (and so from the same region: each started there), would
+ * copy each other aside at every wait; instead a resumption that would
+ * copy a deep turn aside is held back while the worker has other work,
+ * for up to RT_DEFER_PICKS picks (take_resume), so the deep turn in
+ * place goes on meanwhile and the copies are paid once per that many
+ * picks — a bounded delay for the actor held back.
  *
  * Quiescence and deadlock.  `awake` counts the threads that can still
  * make anything happen: workers' threads that are not parked, and main
@@ -199,6 +203,10 @@
  * rather than being copied at each wait (see "Waiting in get"). */
 #define RT_COPY_LIMIT ((size_t)64 << 10)
 
+/* Picks a resumption that would copy a deep turn aside may be held back
+ * for, while the worker has other work (see take_resume). */
+#define RT_DEFER_PICKS 1024
+
 /* Under a sanitizer, the stack below a parked or restored context whose
  * poison is cleared too: the frames that did the switching used it. */
 #define RT_UNPOISON_BELOW ((size_t)64 << 10)
@@ -225,7 +233,9 @@ typedef struct RtWorker {
     char *home_top;             /* where a fresh loop starts */
     char *base_top;             /* the highest region top */
     struct RtCont *in_place;    /* parked in place, lowest first */
-    char pad3[64 - 4 * sizeof(void *)];
+    RtLink *deferred, *deferred_last;   /* resumes held back: see pick */
+    uint32_t deferred_picks;
+    char pad3[64 - 6 * sizeof(void *) - sizeof(uint32_t)];
 } RtWorker;
 
 /* A suspended turn: its waiter record (first, so that lists of waiters
@@ -490,13 +500,49 @@ static void push_resume(RtWorker *t, RtActor *a)
         try_unpark(t);
 }
 
-/* The next suspended actor whose future is fulfilled, or NULL. */
+/* Whether resuming a now would first copy aside a deep turn left in
+ * place on w's stack (see "Deep turns"). */
+static int resume_displaces(RtWorker *w, RtActor *a)
+{
+    RtCont *c = a->suspended, *lowest = w->in_place;
+    if (!lowest)
+        return 0;
+    if (c->in_place)
+        return lowest != c;
+    return lowest->sp < c->top + RT_RESUME_RESERVE;
+}
+
+static RtActor *take_deferred(RtWorker *w)
+{
+    RtLink *l = w->deferred;
+    w->deferred = atomic_load_explicit(&l->next, memory_order_relaxed);
+    w->deferred_picks = 0;
+    return actor_of(l);
+}
+
+/* The next suspended actor whose future is fulfilled, or NULL.  One whose
+ * resumption would copy a deep turn aside is held back (deferred) while
+ * other work exists, so that the deep turn can go on in place meanwhile:
+ * two actors waiting by turns from deep recursions then pay a copy once
+ * per RT_DEFER_PICKS picks rather than at every wait. */
 static RtActor *take_resume(RtWorker *w)
 {
-    if (rt_mpsc_looks_empty(&w->resumes))
-        return NULL;
-    RtLink *l = rt_mpsc_pop(&w->resumes);
-    return l ? actor_of(l) : NULL;
+    while (!rt_mpsc_looks_empty(&w->resumes)) {
+        RtLink *l = rt_mpsc_pop(&w->resumes);
+        if (!l)
+            return NULL;
+        RtActor *a = actor_of(l);
+        if (!resume_displaces(w, a))
+            return a;
+        atomic_store_explicit(&l->next, NULL, memory_order_relaxed);
+        if (w->deferred)
+            atomic_store_explicit(&w->deferred_last->next, l,
+                                  memory_order_relaxed);
+        else
+            w->deferred = l;
+        w->deferred_last = l;
+    }
+    return NULL;
 }
 
 void rt_sched_schedule(RtActor *a)
@@ -512,6 +558,9 @@ void rt_sched_schedule(RtActor *a)
 static RtActor *pick(RtWorker *w)
 {
     RtActor *a;
+    if (w->deferred && (++w->deferred_picks >= RT_DEFER_PICKS ||
+                        !resume_displaces(w, actor_of(w->deferred))))
+        return take_deferred(w);
     if (++w->tick % RT_FAIR_TICK == 0) {
         drain_inbox(w);
         if (w->slot) {
@@ -531,7 +580,7 @@ static RtActor *pick(RtWorker *w)
         return a;
     if (drain_inbox(w))
         return ring_take_own(w);
-    return NULL;
+    return w->deferred ? take_deferred(w) : NULL;
 }
 
 static RtActor *steal_from(RtWorker *v)
@@ -601,7 +650,7 @@ static int has_more(RtWorker *w)
 {
     return w->slot || rt_ring_size(&w->ring) > 0 ||
            !rt_mpsc_looks_empty(&w->inbox) ||
-           !rt_mpsc_looks_empty(&w->resumes);
+           !rt_mpsc_looks_empty(&w->resumes) || w->deferred;
 }
 
 /* ---- parking ------------------------------------------------------------ */
