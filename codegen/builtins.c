@@ -1,9 +1,11 @@
-/* builtins.c — the built-in functions of LANGUAGE.md §3 (typecheck/builtins.def).
+/* builtins.c — the built-in functions and string methods (LANGUAGE.md §3,
+ * §8), lowered as typecheck/builtins.def says.
  *
- * The checker resolved each call to a BuiltinId and typed its arguments;
- * here the overload is picked from those types.  Most built-ins are one
- * instruction or one LLVM intrinsic; the runtime is called only for what
- * needs it (printing, parsing, the clock, the topology).
+ * The checker resolved each call to a BuiltinId and typed its arguments.
+ * Most entries lower by the table alone: a runtime entry called with the
+ * arguments (RT, RTW with the call's location appended), or an LLVM
+ * intrinsic (INTRINSIC).  The INLINE ones are written here, picking the
+ * overload from the argument types the checker attached:
  *
  *   print/println    mos_print_{int,float,bool,string}(v, newline);
  *                    println() is mos_print_newline
@@ -12,18 +14,20 @@
  *                    infinities and out-of-range values — so the hot path
  *                    never calls the runtime
  *   float(int)       sitofp;  int(int), float(float) are the identity
- *   sqrt ... floor   llvm.sqrt/sin/cos/exp/log/floor.f64 (libm at worst)
  *   abs              int: a select, abs(int_min) = int_min (wraps);
  *                    float: llvm.fabs
  *   min(a, b)        (b < a) ? b : a     max(a, b)  (b > a) ? b : a
  *                    i.e. Python's min/max: with a NaN the first argument
  *                    is returned unless the comparison holds, and
  *                    min(0.0, -0.0) is 0.0 (the first of two equals)
- *   parse_int        mos_parse_int(s, where)
- *   clock nodes node_id   the runtime
+ *
+ * Booleans cross the runtime ABI as int32 (abi.def's `b`): arguments are
+ * widened and results narrowed here.
  */
 #include "cg_internal.h"
 #include "../support/assert.h"
+
+#include <string.h>
 
 static LLVMValueRef print(CgFn *f, Expr *e, bool newline)
 {
@@ -111,12 +115,74 @@ static LLVMValueRef min_max(CgFn *f, bool is_min, Expr *e)
     return LLVMBuildSelect(cg->b, take_b, bv, a, is_min ? "min" : "max");
 }
 
+typedef enum LoweringKind { LOWER_INLINE, LOWER_RT, LOWER_RTW, LOWER_INTRINSIC } LoweringKind;
+
+static const struct {
+    LoweringKind kind;
+    CgRt rt;
+    const char *intrinsic;
+} lowering[BI_COUNT] = {
+#define RT(entry) LOWER_RT, CG_RT_##entry, NULL
+#define RTW(entry) LOWER_RTW, CG_RT_##entry, NULL
+#define INTRINSIC(name) LOWER_INTRINSIC, 0, "llvm." #name
+#define INLINE LOWER_INLINE, 0, NULL
+#define BUILTIN(id, name, sig, lower, effect) [id] = {lower},
+#define STRING_METHOD(id, name, sig, lower, effect) [id] = {lower},
+#include "../typecheck/builtins.def"
+#undef BUILTIN
+#undef STRING_METHOD
+#undef RT
+#undef RTW
+#undef INTRINSIC
+#undef INLINE
+};
+
+/* A call of built-in bi lowered by the table: receiver (a string method's,
+ * or NULL) and args evaluated left to right. */
+static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc loc)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef v[8];
+    unsigned n = 0;
+    if (receiver)
+        v[n++] = cg_expr(f, receiver);
+    for (size_t i = 0; i < args->len; i++) {
+        Expr *a = args->items[i];
+        v[n] = cg_expr(f, a);
+        if (a->type->kind == TY_BOOL)
+            v[n] = LLVMBuildZExt(cg->b, v[n], cg->t_i32, "");
+        n++;
+    }
+    if (lowering[bi].kind == LOWER_INTRINSIC) {
+        CgFunc *fi = cg_intrinsic(cg, lowering[bi].intrinsic, cg->t_f64);
+        return cg_call(f, fi->type, fi->fn, v, n, tc_builtins[bi].name);
+    }
+    if (lowering[bi].kind == LOWER_RTW)
+        v[n++] = cg_where(cg, loc);
+    const char *sig = tc_builtins[bi].sig;
+    char result = strchr(sig, '>')[1];
+    LLVMValueRef r = cg_call_rt(f, lowering[bi].rt, v, n, result == 'u' ? "" : tc_builtins[bi].name);
+    if (result == 'b')
+        return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
+    return result == 'u' ? NULL : r;
+}
+
+/* s.m(args) for a string method m. */
+LLVMValueRef cg_string_method(CgFn *f, Expr *e)
+{
+    return by_table(f, e->u.method_call.builtin, e->u.method_call.object,
+                    &e->u.method_call.args, e->loc);
+}
+
 LLVMValueRef cg_builtin(CgFn *f, Expr *e)
 {
     Cg *cg = f->cg;
     ExprVec *args = &e->u.call.args;
     Expr *a0 = args->len ? args->items[0] : NULL;
-    switch ((BuiltinId)e->u.call.builtin) {
+    int bi = e->u.call.builtin;
+    if (lowering[bi].kind != LOWER_INLINE)
+        return by_table(f, bi, NULL, args, e->loc);
+    switch ((BuiltinId)bi) {
     case BI_PRINT:
         return print(f, e, false);
     case BI_PRINTLN:
@@ -133,12 +199,6 @@ LLVMValueRef cg_builtin(CgFn *f, Expr *e)
             return x;
         return LLVMBuildSIToFP(cg->b, x, cg->t_f64, "float");
     }
-    case BI_SQRT:  return intrinsic1(f, "llvm.sqrt", cg_expr(f, a0), "sqrt");
-    case BI_SIN:   return intrinsic1(f, "llvm.sin", cg_expr(f, a0), "sin");
-    case BI_COS:   return intrinsic1(f, "llvm.cos", cg_expr(f, a0), "cos");
-    case BI_EXP:   return intrinsic1(f, "llvm.exp", cg_expr(f, a0), "exp");
-    case BI_LOG:   return intrinsic1(f, "llvm.log", cg_expr(f, a0), "log");
-    case BI_FLOOR: return intrinsic1(f, "llvm.floor", cg_expr(f, a0), "floor");
     case BI_ABS: {
         LLVMValueRef x = cg_expr(f, a0);
         if (a0->type->kind == TY_FLOAT)
@@ -152,18 +212,8 @@ LLVMValueRef cg_builtin(CgFn *f, Expr *e)
         return min_max(f, true, e);
     case BI_MAX:
         return min_max(f, false, e);
-    case BI_PARSE_INT: {
-        LLVMValueRef v[2] = {cg_expr(f, a0), cg_where(cg, e->loc)};
-        return cg_call_rt(f, CG_RT_mos_parse_int, v, 2, "parsed");
-    }
-    case BI_CLOCK:
-        return cg_call_rt(f, CG_RT_mos_clock, NULL, 0, "clock");
-    case BI_NODES:
-        return cg_call_rt(f, CG_RT_mos_nodes, NULL, 0, "nodes");
-    case BI_NODE_ID:
-        return cg_call_rt(f, CG_RT_mos_node_id, NULL, 0, "node.id");
-    case BI_COUNT:
+    default:
         break;
     }
-    INTERNAL_ERROR("codegen: unknown built-in function");
+    INTERNAL_ERROR("codegen: a built-in marked INLINE without code of its own");
 }

@@ -363,6 +363,7 @@ void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 
 /* A call of a built-in function (RES_BUILTIN, RES_CONVERT). */
 LLVMValueRef cg_builtin(CgFn *f, Expr *e);
+LLVMValueRef cg_string_method(CgFn *f, Expr *e);
 
 /* ---- access.c ---------------------------------------------------------- */
 

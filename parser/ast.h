@@ -196,7 +196,8 @@ struct Expr {
             Expr *object;       /* receiver */
             Name method;
             ExprVec args;
-            FuncDecl *func;     /* checker: the method */
+            FuncDecl *func;     /* checker: the method (NULL for a string's) */
+            int builtin;        /* checker: a string method's BuiltinId, or -1 */
             Subst *subst;       /* checker: the method's places in the
                                    caller's terms (receiver, here, its own
                                    place parameters) */

@@ -29,7 +29,11 @@
  * and it has the error type, so nothing around it cascades.
  */
 #include "check.h"
+#include "../support/assert.h"
 #include "../support/diag.h"
+
+#include <stdio.h>
+#include <string.h>
 
 /* Checks arguments that cannot be matched to parameters (the callee is
  * unknown or the count is wrong), for their own mistakes only. */
@@ -206,6 +210,9 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
 
 /* ---- built-ins ----------------------------------------------------------------- */
 
+/* Built-ins are typed from their signatures in builtins.def, letter by
+ * letter: one letter per parameter, then `>` and the result. */
+
 static bool printable(const Type *t)
 {
     return t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL ||
@@ -217,134 +224,219 @@ static bool numeric(const Type *t)
     return t->kind == TY_INT || t->kind == TY_FLOAT;
 }
 
-/* The arity of each built-in: [min, max] arguments. */
-static void builtin_arity(int bi, size_t *lo, size_t *hi)
+static bool string_array(const Type *t)
 {
-    switch (bi) {
-    case BI_PRINTLN:
-        *lo = 0, *hi = 1;
-        break;
-    case BI_MIN:
-    case BI_MAX:
-        *lo = *hi = 2;
-        break;
-    case BI_CLOCK:
-    case BI_NODES:
-    case BI_NODE_ID:
-        *lo = *hi = 0;
-        break;
-    default:
-        *lo = *hi = 1;
-        break;
+    return t->kind == TY_ARRAY && t->elem->kind == TY_STRING;
+}
+
+/* The type a signature letter stands for; NULL for the letters that
+ * accept several (p, n, c, S). */
+static Type *letter_type(char letter)
+{
+    switch (letter) {
+    case 'i': return ty_int;
+    case 'f': return ty_float;
+    case 'b': return ty_bool;
+    case 's': return ty_string;
+    case 'u': return ty_unit;
+    default:  return NULL;
     }
 }
 
-/* The result of a built-in whose arguments could not be matched (wrong
- * count): known for most, so that the caller does not cascade. */
-static Type *builtin_result(int bi)
+static const char *letter_name(char letter)
 {
-    switch (bi) {
-    case BI_PRINT: case BI_PRINTLN:
-        return ty_unit;
-    case BI_INT: case BI_PARSE_INT: case BI_NODES: case BI_NODE_ID:
-        return ty_int;
-    case BI_FLOAT: case BI_SQRT: case BI_SIN: case BI_COS: case BI_EXP:
-    case BI_LOG: case BI_FLOOR: case BI_CLOCK:
-        return ty_float;
-    default:
-        return ty_error;    /* abs, min, max: depends on the arguments */
+    switch (letter) {
+    case 'p': return "int, float, bool or string";
+    case 'n': case 'c': return "int or float";
+    case 'S': return "[string]";
+    default:  return ty_name(letter_type(letter));
     }
+}
+
+/* The parameter letters of a signature, without the `?` marks. */
+static size_t sig_params(const char *sig, char *letters, size_t *required)
+{
+    size_t n = 0;
+    *required = 0;
+    for (const char *p = sig; *p != '>'; p++) {
+        if (*p == '?') {
+            (*required)--;
+            continue;
+        }
+        ASSERT(n < 8, "built-ins take at most 8 parameters");
+        letters[n++] = *p;
+        (*required)++;
+    }
+    return n;
+}
+
+static char sig_result(const char *sig)
+{
+    return strchr(sig, '>')[1];
+}
+
+/* "(T1, T2)": the first n parameter letters, as types. */
+static const char *param_list(const char *letters, size_t n)
+{
+    char buf[256] = "(";
+    size_t len = 1;
+    for (size_t i = 0; i < n && len < sizeof buf; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
+                                letter_name(letters[i]));
+    snprintf(buf + len, sizeof buf - len, ")");
+    return arena_printf("%s", buf);
+}
+
+/* A note that shows the built-in's signature, under its errors:
+ * "built-in 'min' takes (int or float, int or float) and returns ...". */
+static void note_signature(int bi)
+{
+    const BuiltinSpec *b = &tc_builtins[bi];
+    char letters[8] = {0};
+    size_t required, n = sig_params(b->sig, letters, &required);
+    const char *takes = param_list(letters, required);
+    if (n > required)
+        takes = arena_printf("%s or %s", takes, param_list(letters, n));
+    char r = sig_result(b->sig);
+    const char *what = b->string_method ? "string method" : "built-in";
+    if (r == 'u')
+        diag_note(LOC_NONE, "%s '%s' takes %s", what, b->name, takes);
+    else
+        diag_note(LOC_NONE, "%s '%s' takes %s and returns '%s'", what, b->name, takes,
+                  letter_name(r));
+}
+
+/* The result of a built-in whose arguments could not be matched (wrong
+ * count): known unless it follows the arguments, so that the caller does
+ * not cascade. */
+static Type *known_result(int bi)
+{
+    Type *t = letter_type(sig_result(tc_builtins[bi].sig));
+    return t ? t : ty_error;
+}
+
+// arg = "p" — print and println
+static void check_printable(Checker *c, Expr *a)
+{
+    Type *t = tc_value(c, a, NULL);
+    if (t->kind != TY_ERROR && !printable(t))
+        diag_error(a->loc, DIAG_E0206, "cannot print a value of type '%s'", ty_name(t));
+}
+
+// arg = "c" — int(x), float(x)
+static void check_convertible(Checker *c, Expr *a, int bi)
+{
+    Type *t = tc_value(c, a, NULL);
+    const char *name = tc_builtins[bi].name;
+    if (t->kind != TY_ERROR && !numeric(t)) {
+        diag_error(a->loc, DIAG_E0200, "cannot convert '%s' to '%s'", ty_name(t), name);
+        if (t->kind == TY_STRING && sig_result(tc_builtins[bi].sig) == 'i')
+            diag_note(LOC_NONE, "use parse_int(...) to read an integer from a string");
+    }
+}
+
+// args = "n"... — abs, min, max: ints or floats, all of one type
+static Type *check_numeric(Checker *c, Expr **args, size_t n, int bi)
+{
+    const char *name = tc_builtins[bi].name;
+    Type *first = NULL;
+    bool bad = false;
+    Type *types[8];
+    for (size_t i = 0; i < n; i++) {
+        types[i] = tc_value(c, args[i], NULL);
+        if (types[i]->kind == TY_ERROR)
+            bad = true;
+        else if (!numeric(types[i])) {
+            if (n == 1)
+                diag_error(args[i]->loc, DIAG_E0200, "'%s' takes an 'int' or a 'float', "
+                           "found '%s'", name, ty_name(types[i]));
+            else
+                diag_error(args[i]->loc, DIAG_E0200, "'%s' takes two 'int's or two "
+                           "'float's, found '%s'", name, ty_name(types[i]));
+            bad = true;
+        } else if (!first)
+            first = types[i];
+    }
+    if (bad)
+        return first ? first : ty_error;
+    for (size_t i = 1; i < n; i++)
+        if (types[i]->kind != first->kind) {
+            diag_error(args[i]->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
+                       ty_name(first), ty_name(types[i]));
+            diag_note(LOC_NONE, "numbers are not converted implicitly: "
+                      "use int(...) or float(...)");
+        }
+    return first;
+}
+
+// arg = "S" — an array of strings, of any place
+static void check_string_array(Checker *c, Expr *a, int bi)
+{
+    Type *t = tc_value(c, a, NULL);
+    if (t->kind != TY_ERROR && !string_array(t)) {
+        diag_error(a->loc, DIAG_E0200, "type mismatch: expected '[string]', found '%s'",
+                   ty_name(t));
+        note_signature(bi);
+    }
+}
+
+/* Checks the arguments of built-in bi (a function, or a string method
+ * without its receiver) against its signature; returns the result type. */
+static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
+{
+    const BuiltinSpec *b = &tc_builtins[bi];
+    char letters[8] = {0};
+    size_t required, n = sig_params(b->sig, letters, &required);
+    if (args->len < required || args->len > n) {
+        if (required == n)
+            diag_error(loc, DIAG_E0201, "wrong number of arguments to '%s': "
+                       "expected %zu, found %zu", b->name, n, args->len);
+        else
+            diag_error(loc, DIAG_E0201, "wrong number of arguments to '%s': "
+                       "expected %zu or %zu, found %zu", b->name, required, n, args->len);
+        note_signature(bi);
+        check_args_alone(c, args);
+        return known_result(bi);
+    }
+    for (size_t i = 0; i < args->len; i++)
+        if (!args->items[i])
+            return known_result(bi);
+    Type *numeric_type = NULL;
+    for (size_t i = 0; i < args->len; i++) {
+        Expr *a = args->items[i];
+        switch (letters[i]) {
+        case 'p':
+            check_printable(c, a);
+            break;
+        case 'c':
+            check_convertible(c, a, bi);
+            break;
+        case 'n':
+            /* all of a call's n arguments at once: they must agree */
+            if (!numeric_type)
+                numeric_type = check_numeric(c, args->items + i, args->len - i, bi);
+            break;
+        case 'S':
+            check_string_array(c, a, bi);
+            break;
+        default:
+            if (!tc_expect(c, a, letter_type(letters[i])))
+                note_signature(bi);
+            break;
+        }
+    }
+    char r = sig_result(b->sig);
+    if (r == 'n')
+        return numeric_type ? numeric_type : ty_error;
+    return letter_type(r);
 }
 
 // expr = builtin "(" args ")"
 static Type *check_builtin(Checker *c, Expr *e, int bi)
 {
-    const char *name = c->builtin_names[bi];
-    ExprVec *args = &e->u.call.args;
-    e->u.call.res = (bi == BI_INT || bi == BI_FLOAT) ? RES_CONVERT : RES_BUILTIN;
+    e->u.call.res = tc_builtins[bi].sig[0] == 'c' ? RES_CONVERT : RES_BUILTIN;
     e->u.call.builtin = bi;
-
-    size_t lo, hi;
-    builtin_arity(bi, &lo, &hi);
-    if (args->len < lo || args->len > hi) {
-        if (lo == hi)
-            diag_error(e->loc, DIAG_E0201, "wrong number of arguments to '%s': "
-                       "expected %zu, found %zu", name, lo, args->len);
-        else
-            diag_error(e->loc, DIAG_E0201, "wrong number of arguments to '%s': "
-                       "expected %zu or %zu, found %zu", name, lo, hi, args->len);
-        check_args_alone(c, args);
-        return builtin_result(bi);
-    }
-    for (size_t i = 0; i < args->len; i++)
-        if (!args->items[i])
-            return builtin_result(bi);
-
-    switch (bi) {
-    case BI_PRINT:
-    case BI_PRINTLN: {
-        if (args->len == 0)
-            return ty_unit;
-        Expr *a = args->items[0];
-        Type *t = tc_value(c, a, NULL);
-        if (t->kind != TY_ERROR && !printable(t))
-            diag_error(a->loc, DIAG_E0206, "cannot print a value of type '%s'", ty_name(t));
-        return ty_unit;
-    }
-    case BI_INT:
-    case BI_FLOAT: {
-        Expr *a = args->items[0];
-        Type *t = tc_value(c, a, NULL);
-        if (t->kind != TY_ERROR && !numeric(t)) {
-            diag_error(a->loc, DIAG_E0200, "cannot convert '%s' to '%s'", ty_name(t), name);
-            if (t->kind == TY_STRING && bi == BI_INT)
-                diag_note(LOC_NONE, "use parse_int(...) to read an integer from a string");
-        }
-        return bi == BI_INT ? ty_int : ty_float;
-    }
-    case BI_SQRT: case BI_SIN: case BI_COS: case BI_EXP: case BI_LOG: case BI_FLOOR:
-        tc_expect(c, args->items[0], ty_float);
-        return ty_float;
-    case BI_ABS: {
-        Expr *a = args->items[0];
-        Type *t = tc_value(c, a, NULL);
-        if (t->kind == TY_ERROR || numeric(t))
-            return t;
-        diag_error(a->loc, DIAG_E0200, "'abs' takes an 'int' or a 'float', found '%s'",
-                   ty_name(t));
-        return ty_error;
-    }
-    case BI_MIN:
-    case BI_MAX: {
-        Expr *a = args->items[0], *b = args->items[1];
-        Type *ta = tc_value(c, a, NULL), *tb = tc_value(c, b, NULL);
-        bool bad = false;
-        if (ta->kind != TY_ERROR && !numeric(ta)) {
-            diag_error(a->loc, DIAG_E0200, "'%s' takes two 'int's or two 'float's, "
-                       "found '%s'", name, ty_name(ta));
-            bad = true;
-        }
-        if (tb->kind != TY_ERROR && !numeric(tb)) {
-            diag_error(b->loc, DIAG_E0200, "'%s' takes two 'int's or two 'float's, "
-                       "found '%s'", name, ty_name(tb));
-            bad = true;
-        }
-        if (bad || ta->kind == TY_ERROR || tb->kind == TY_ERROR)
-            return numeric(ta) ? ta : numeric(tb) ? tb : ty_error;
-        if (ta->kind != tb->kind) {
-            diag_error(b->loc, DIAG_E0200, "type mismatch: expected '%s', found '%s'",
-                       ty_name(ta), ty_name(tb));
-            diag_note(LOC_NONE, "numbers are not converted implicitly: "
-                      "use int(...) or float(...)");
-        }
-        return ta;
-    }
-    case BI_PARSE_INT:
-        tc_expect(c, args->items[0], ty_string);
-        return ty_int;
-    default:
-        return builtin_result(bi);   /* clock, nodes, node_id: no arguments */
-    }
+    return check_signature(c, bi, e->loc, &e->u.call.args);
 }
 
 /* ---- calls ----------------------------------------------------------------------- */
@@ -355,7 +447,8 @@ static void suggest_callable(Checker *c, const char *name)
     tc_add_method_names(c->cls, &cands);
     tc_add_top_names(c, TOP_FUNCTIONS, &cands);
     for (int i = 0; i < BI_COUNT; i++)
-        VEC_PUSH(cands, c->builtin_names[i]);
+        if (!tc_builtins[i].string_method)
+            VEC_PUSH(cands, c->builtin_names[i]);
     tc_suggest(name, &cands);
 }
 

@@ -459,7 +459,7 @@ static void init_names(Checker *c)
     c->s_soa = intern_cstr("soa");
     c->s_size = intern_cstr("size");
     for (int i = 0; i < BI_COUNT; i++)
-        c->builtin_names[i] = intern_cstr(tc_builtin_names[i]);
+        c->builtin_names[i] = intern_cstr(tc_builtins[i].name);
 }
 
 bool tc_check_program(Program *program, const char *const *layout_overrides,

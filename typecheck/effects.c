@@ -190,6 +190,10 @@ static void walk_expr_after(AstWalk *aw, Expr *e)
     case EX_CALL:
         if ((e->u.call.res == RES_FUNC || e->u.call.res == RES_METHOD) && e->u.call.func)
             edge(w, e->loc, e->u.call.func, NULL, e->u.call.subst);
+        else if (e->u.call.res == RES_BUILTIN && e->u.call.args.len > 0 &&
+                 tc_builtins[e->u.call.builtin].effect == BE_RW_ARG0)
+            /* a built-in that works on its argument in place (builtins.def) */
+            site(w, NULL, e->loc, home_of(e->u.call.args.items[0]), EFF_READ | EFF_WRITE);
         return;
     case EX_METHOD_CALL:
         edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);

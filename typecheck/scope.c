@@ -201,12 +201,22 @@ FuncDecl *tc_find_method(const ClassDecl *cls, const char *name)
     return cls ? tc_map_get(&members(cls)->methods, name) : NULL;
 }
 
-int tc_find_builtin(const Checker *c, const char *name)
+static int find_builtin(const Checker *c, const char *name, bool string_method)
 {
     for (int i = 0; i < BI_COUNT; i++)
-        if (c->builtin_names[i] == name)
+        if (c->builtin_names[i] == name && tc_builtins[i].string_method == string_method)
             return i;
     return -1;
+}
+
+int tc_find_builtin(const Checker *c, const char *name)
+{
+    return find_builtin(c, name, false);
+}
+
+int tc_find_string_method(const Checker *c, const char *name)
+{
+    return find_builtin(c, name, true);
 }
 
 /* ---- did you mean ------------------------------------------------------ */

@@ -34,10 +34,12 @@ Type *const ty_bool = &bool_obj;
 Type *const ty_string = &string_obj;
 Type *const ty_null = &null_obj;
 
-const char *const tc_builtin_names[BI_COUNT] = {
-#define BUILTIN(id, name) [id] = name,
+const BuiltinSpec tc_builtins[BI_COUNT] = {
+#define BUILTIN(id, name, sig, lowering, effect) [id] = {name, sig, false, BE_##effect},
+#define STRING_METHOD(id, name, sig, lowering, effect) [id] = {name, sig, true, BE_##effect},
 #include "builtins.def"
 #undef BUILTIN
+#undef STRING_METHOD
 };
 
 static Type *make(TypeKind kind, ClassDecl *cls, Type *elem)

@@ -94,14 +94,31 @@ struct Sym {
     bool never_null;    /* the variable of `for o in P`: one of P's objects */
 };
 
+/* The built-in functions and string methods, from builtins.def. */
 typedef enum BuiltinId {
-#define BUILTIN(id, name) id,
+#define BUILTIN(id, name, sig, lowering, effect) id,
+#define STRING_METHOD(id, name, sig, lowering, effect) id,
 #include "builtins.def"
 #undef BUILTIN
+#undef STRING_METHOD
     BI_COUNT
 } BuiltinId;
 
-extern const char *const tc_builtin_names[BI_COUNT];
+typedef enum BuiltinEffect {
+    BE_NONE,
+    BE_RW_ARG0,     /* reads and writes the place of the first argument */
+} BuiltinEffect;
+
+/* What the checker reads of a built-in's entry (builtins.def explains
+ * the signature letters); codegen reads the lowering column itself. */
+typedef struct BuiltinSpec {
+    const char *name;
+    const char *sig;
+    bool string_method;
+    BuiltinEffect effect;
+} BuiltinSpec;
+
+extern const BuiltinSpec tc_builtins[BI_COUNT];
 
 /* Checks the whole program: names, types, places, classes, layouts and
  * pools, main.  `layout_overrides` are the `--layout NAME=SPEC` flags
