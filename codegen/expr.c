@@ -471,6 +471,8 @@ static LLVMValueRef call(CgFn *f, Expr *e)
  * null check, as in Java. */
 static LLVMValueRef method_call(CgFn *f, Expr *e)
 {
+    if (e->u.method_call.builtin >= 0)
+        return cg_string_method(f, e);
     Expr *objx = e->u.method_call.object;
     FuncDecl *fd = e->u.method_call.func;
     CgInst *in = cg_callee_inst(f->cg, f->inst, fd, fd->owner, e->u.method_call.subst);

@@ -243,6 +243,8 @@ static bool reach_expr(AstWalk *w, Expr *e)
     case EX_METHOD_CALL:
     case EX_SEND: {
         FuncDecl *g = e->u.method_call.func;
+        if (!g)
+            return true;    /* a string method: the runtime's */
         CgInst *j = cg_callee_inst(cg, r->in, g, g->owner, e->u.method_call.subst);
         call_needs(r, j, e->u.method_call.subst, ty_home(e->u.method_call.object->type));
         return true;

@@ -23,6 +23,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/alloc.c \
 	stdlib/array.c \
 	stdlib/string.c \
+	stdlib/text.c \
 	stdlib/float_format.c \
 	stdlib/print.c \
 	stdlib/builtins.c \

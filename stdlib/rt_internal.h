@@ -60,6 +60,9 @@ void rt_remote_report(void);
 
 /* A new GC string holding a copy of bytes[0..length), NUL-terminated. */
 MosString *rt_string_new(const char *bytes, int64_t length);
+/* A new GC string of `length` bytes for the caller to fill before anyone
+ * else sees it (the shared "" when length is 0). */
+MosString *rt_string_alloc(int64_t length);
 /* The shared, statically allocated "" (never written, never collected). */
 MosString *rt_empty_string(void);
 

@@ -15,7 +15,7 @@
  * What lives here: construction (rt_string_new, the ABI's conversions
  * from int/float/bool), concatenation, equality, ordering, and the decimal
  * formatting of ints that printing shares.  Not here: UTF-8 awareness (the
- * language counts bytes), and string methods beyond what LANGUAGE.md lists.
+ * language counts bytes), and the string methods (text.c).
  */
 #include "rt_internal.h"
 
@@ -46,7 +46,7 @@ static MosString *or_empty(MosString *s)
     return s ? s : rt_empty_string();
 }
 
-MosString *rt_string_new(const char *bytes, int64_t length)
+MosString *rt_string_alloc(int64_t length)
 {
     if (length <= 0)
         return rt_empty_string();
@@ -58,8 +58,15 @@ MosString *rt_string_new(const char *bytes, int64_t length)
         rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
                   (long long)length);
     s->length = length;
-    memcpy(s->bytes, bytes, (size_t)length);
     s->bytes[length] = '\0';
+    return s;
+}
+
+MosString *rt_string_new(const char *bytes, int64_t length)
+{
+    MosString *s = rt_string_alloc(length);
+    if (length > 0)
+        memcpy(s->bytes, bytes, (size_t)length);
     return s;
 }
 

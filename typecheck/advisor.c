@@ -88,7 +88,7 @@ static void touch_expr(Subject *s, const Expr *e, bool write, bool read)
         touch_expr(s, e->u.field.object, false, true);
         return;
     case EX_METHOD_CALL:
-        if (is_subject(s, e->u.method_call.object))
+        if (is_subject(s, e->u.method_call.object) && e->u.method_call.func)
             follow_method(s, e->u.method_call.func);
         else
             touch_expr(s, e->u.method_call.object, false, true);

@@ -306,13 +306,22 @@ static void note_signature(int bi)
                   letter_name(r));
 }
 
+/* The type of a result letter; a new [string] is at the default place of
+ * the calling code, like any allocation that names no place (§5). */
+static Type *result_type(Checker *c, char letter)
+{
+    if (letter == 'S')
+        return ty_array(ty_string, tc_default_place(c));
+    Type *t = letter_type(letter);
+    return t ? t : ty_error;
+}
+
 /* The result of a built-in whose arguments could not be matched (wrong
  * count): known unless it follows the arguments, so that the caller does
  * not cascade. */
-static Type *known_result(int bi)
+static Type *known_result(Checker *c, int bi)
 {
-    Type *t = letter_type(sig_result(tc_builtins[bi].sig));
-    return t ? t : ty_error;
+    return result_type(c, sig_result(tc_builtins[bi].sig));
 }
 
 // arg = "p" — print and println
@@ -396,11 +405,11 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
                        "expected %zu or %zu, found %zu", b->name, required, n, args->len);
         note_signature(bi);
         check_args_alone(c, args);
-        return known_result(bi);
+        return known_result(c, bi);
     }
     for (size_t i = 0; i < args->len; i++)
         if (!args->items[i])
-            return known_result(bi);
+            return known_result(c, bi);
     Type *numeric_type = NULL;
     for (size_t i = 0; i < args->len; i++) {
         Expr *a = args->items[i];
@@ -428,7 +437,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
     char r = sig_result(b->sig);
     if (r == 'n')
         return numeric_type ? numeric_type : ty_error;
-    return letter_type(r);
+    return result_type(c, r);
 }
 
 // expr = builtin "(" args ")"
@@ -596,15 +605,39 @@ static bool receiver_unusable(Checker *c, Expr *e, Type *t)
     return true;
 }
 
+// expr = expr "." name "(" args ")"   (a string's: builtins.def)
+static Type *string_method(Checker *c, Expr *e)
+{
+    Name m = e->u.method_call.method;
+    int bi = tc_find_string_method(c, m.text);
+    if (bi >= 0) {
+        e->u.method_call.builtin = bi;
+        return check_signature(c, bi, e->loc, &e->u.method_call.args);
+    }
+    diag_error(m.loc, DIAG_E0103, "no method '%s' on type 'string'", m.text);
+    if (m.text == c->s_length)
+        diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
+    NameList cands = {0};
+    for (int i = 0; i < BI_COUNT; i++)
+        if (tc_builtins[i].string_method)
+            VEC_PUSH(cands, c->builtin_names[i]);
+    tc_suggest(m.text, &cands);
+    check_args_alone(c, &e->u.method_call.args);
+    return ty_error;
+}
+
 // expr = expr "." name "(" args ")"
 Type *tc_method_call(Checker *c, Expr *e)
 {
     Name m = e->u.method_call.method;
     ExprVec *args = &e->u.method_call.args;
     e->u.method_call.func = NULL;
+    e->u.method_call.builtin = -1;
     Type *t = tc_value(c, e->u.method_call.object, NULL);
     if (receiver_unusable(c, e, t))
         return ty_error;
+    if (t->kind == TY_STRING)
+        return string_method(c, e);
     if (t->kind != TY_CLASS) {
         diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
         if (m.text == c->s_length && (t->kind == TY_ARRAY || t->kind == TY_STRING))
@@ -641,6 +674,7 @@ Type *tc_send(Checker *c, Expr *e)
     ExprVec *args = &e->u.method_call.args;
     Expr *object = e->u.method_call.object;
     e->u.method_call.func = NULL;
+    e->u.method_call.builtin = -1;
     /* tc_expr, not tc_value: a unit receiver is a misused '!' (E0303). */
     Type *t = tc_expr(c, object, NULL);
     if (receiver_unusable(c, e, t))

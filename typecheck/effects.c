@@ -196,7 +196,8 @@ static void walk_expr_after(AstWalk *aw, Expr *e)
             site(w, NULL, e->loc, home_of(e->u.call.args.items[0]), EFF_READ | EFF_WRITE);
         return;
     case EX_METHOD_CALL:
-        edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);
+        if (e->u.method_call.func)  /* not a string method */
+            edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);
         return;
     case EX_SEND:
         // the message's effects are the receiver's; the sender sends
