@@ -29,6 +29,33 @@
 
 #include <string.h>
 
+/* eprint(x), eprintln(x), eprintln(): the value as text, to stderr. */
+static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
+{
+    Cg *cg = f->cg;
+    ExprVec *args = &e->u.call.args;
+    LLVMValueRef v[2] = {
+        args->len ? cg_to_string(f, cg_expr(f, args->items[0]), args->items[0]->type)
+                  : cg->empty_string,
+        LLVMConstInt(cg->t_i32, newline, 0),
+    };
+    cg_call_rt(f, CG_RT_mos_eprint, v, 2, "");
+    return NULL;
+}
+
+/* sort(xs): the runtime's sort for the element type. */
+static LLVMValueRef sort(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    Expr *xs = e->u.call.args.items[0];
+    LLVMValueRef v[2] = {cg_expr(f, xs), cg_where(cg, e->loc)};
+    CgRt rt = xs->type->elem->kind == TY_INT     ? CG_RT_mos_sort_int
+              : xs->type->elem->kind == TY_FLOAT ? CG_RT_mos_sort_float
+                                                 : CG_RT_mos_sort_string;
+    cg_call_rt(f, rt, v, 2, "");
+    return NULL;
+}
+
 static LLVMValueRef print(CgFn *f, Expr *e, bool newline)
 {
     Cg *cg = f->cg;
@@ -187,6 +214,12 @@ LLVMValueRef cg_builtin(CgFn *f, Expr *e)
         return print(f, e, false);
     case BI_PRINTLN:
         return print(f, e, true);
+    case BI_EPRINT:
+        return eprint(f, e, false);
+    case BI_EPRINTLN:
+        return eprint(f, e, true);
+    case BI_SORT:
+        return sort(f, e);
     case BI_INT: {
         LLVMValueRef x = cg_expr(f, a0);
         if (a0->type->kind == TY_INT)

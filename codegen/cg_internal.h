@@ -364,6 +364,8 @@ void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 /* A call of a built-in function (RES_BUILTIN, RES_CONVERT). */
 LLVMValueRef cg_builtin(CgFn *f, Expr *e);
 LLVMValueRef cg_string_method(CgFn *f, Expr *e);
+/* v (of type t: int, float, bool or string) as a string, as `+` makes it. */
+LLVMValueRef cg_to_string(CgFn *f, LLVMValueRef v, const Type *t);
 
 /* ---- access.c ---------------------------------------------------------- */
 

@@ -130,7 +130,7 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t)
 
 /* ---- strings ------------------------------------------------------------ */
 
-static LLVMValueRef to_string(CgFn *f, LLVMValueRef v, const Type *t)
+LLVMValueRef cg_to_string(CgFn *f, LLVMValueRef v, const Type *t)
 {
     Cg *cg = f->cg;
     switch (t->kind) {
@@ -183,7 +183,7 @@ LLVMValueRef cg_arith(CgFn *f, BinaryOp op, const Type *type, const Type *rtype,
     Cg *cg = f->cg;
     LLVMBuilderRef b = cg->b;
     if (op == BIN_ADD && (type->kind == TY_STRING || rtype->kind == TY_STRING)) {
-        LLVMValueRef args[2] = {to_string(f, l, type), to_string(f, r, rtype)};
+        LLVMValueRef args[2] = {cg_to_string(f, l, type), cg_to_string(f, r, rtype)};
         return cg_call_rt(f, CG_RT_mos_string_concat, args, 2, "concat");
     }
     if (type->kind == TY_FLOAT) {

@@ -1,6 +1,7 @@
 /* builtins.c — the built-in functions that need the runtime.
  *
- * parse_int(s), int(x) on floats and clock() (LANGUAGE.md §3); nodes()
+ * parse_int(s), parse_float(s), int(x) on floats and clock() (LANGUAGE.md
+ * §3, §8); nodes()
  * and node_id() are in nodes.c, with the topology they describe.  The
  * maths built-ins (sqrt, sin, ..., abs, min, max) and float(i) are not
  * here: codegen emits them inline or as libm calls.
@@ -11,7 +12,9 @@
  * program reads from its arguments or input, not source syntax.  Anything
  * else is the runtime error "invalid integer: 'TEXT'".  int(x) truncates
  * toward zero; NaN, the infinities and values outside int's range are
- * "invalid conversion".
+ * "invalid conversion".  parse_float(s) (LANGUAGE.md §8) accepts exactly
+ * the decimal forms and the names inf, infinity and nan, and is "invalid
+ * float: 'TEXT'" otherwise.
  */
 #include "rt_internal.h"
 
@@ -96,6 +99,72 @@ int64_t mos_float_to_int(double v, const char *where)
                   text);
     }
     return (int64_t)v;  /* C's conversion truncates toward zero */
+}
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Whether bytes[0..n) spell `word`, in any case (word is lower case). */
+static int spells(const unsigned char *p, size_t n, const char *word)
+{
+    if (strlen(word) != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((p[i] | 0x20) != (unsigned char)word[i])
+            return 0;
+    return 1;
+}
+
+/* LANGUAGE.md §8's float syntax, exactly: sign? (digits ("." digits?)? |
+ * "." digits) (("e"|"E") sign? digits)?, or inf, infinity, nan in any
+ * case after the sign. */
+static int float_syntax(const unsigned char *p, const unsigned char *end)
+{
+    if (p < end && (*p == '+' || *p == '-'))
+        p++;
+    size_t rest = (size_t)(end - p);
+    if (spells(p, rest, "inf") || spells(p, rest, "infinity") ||
+        spells(p, rest, "nan"))
+        return 1;
+    int digits = 0;
+    while (p < end && is_digit(*p))
+        p++, digits++;
+    if (p < end && *p == '.') {
+        p++;
+        while (p < end && is_digit(*p))
+            p++, digits++;
+    }
+    if (digits == 0)
+        return 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p == end || !is_digit(*p))
+            return 0;
+        while (p < end && is_digit(*p))
+            p++;
+    }
+    return p == end;
+}
+
+/* parse_float: the syntax is checked here, the value is glibc's strtod,
+ * which rounds correctly (to nearest, ties to even) for any number of
+ * digits, gives subnormals below DBL_MIN and infinities above DBL_MAX.
+ * The runtime never sets a locale, so strtod's decimal point is '.'; the
+ * string's NUL after its bytes ends the number, and a NUL inside it fails
+ * the syntax. */
+double mos_parse_float(MosString *s, const char *where)
+{
+    const unsigned char *p = (const unsigned char *)s->bytes;
+    if (!float_syntax(p, p + s->length)) {
+        char text[4 * QUOTE_MAX + 4];
+        quote(s, text);
+        rt_panicf(where, "invalid float: '%s'", text);
+    }
+    return strtod(s->bytes, NULL);
 }
 
 double mos_clock(void)

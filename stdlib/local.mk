@@ -24,6 +24,8 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/array.c \
 	stdlib/string.c \
 	stdlib/text.c \
+	stdlib/sort.c \
+	stdlib/io.c \
 	stdlib/float_format.c \
 	stdlib/print.c \
 	stdlib/builtins.c \

@@ -78,6 +78,19 @@ MosString *mos_string_to_upper(MosString *s);
 MosString *mos_string_to_lower(MosString *s);
 MosString *mos_string_join(MosArray *xs, MosString *sep, const char *where);
 MosString *mos_char(int64_t i, const char *where);
+double mos_parse_float(MosString *s, const char *where);
+/* sort.c */
+void mos_sort_int(MosArray *xs, const char *where);
+void mos_sort_float(MosArray *xs, const char *where);
+void mos_sort_string(MosArray *xs, const char *where);
+/* io.c: standard input, files, standard error, exit */
+MosString *mos_read_line(void);
+int32_t mos_eof(void);
+MosString *mos_read_all(void);
+MosString *mos_read_file(MosString *path, const char *where);
+void mos_write_file(MosString *path, MosString *s, const char *where);
+void mos_eprint(MosString *s, int32_t newline);
+_Noreturn void mos_exit(int64_t code);
 int64_t mos_float_to_int(double v, const char *where);
 double mos_clock(void);
 int64_t mos_nodes(void);

@@ -24,6 +24,9 @@
  *
  * rt_panic_from_signal is the same protocol for the fault handler, limited
  * to async-signal-safe calls (no stdio, no malloc, _exit instead of exit).
+ * rt_exit, the program's exit(code), follows it too without the message:
+ * the first thread to end the program, by an error or by exit, is the
+ * only one that does.
  *
  * Not here: deciding what is an error (the callers do), unwinding, or any
  * way for a program to catch a runtime error — the language has none.
@@ -114,6 +117,15 @@ _Noreturn void mos_panic(const char *where, const char *message)
     rt_print_shutdown();
     report(where, message);
     exit(101);
+}
+
+_Noreturn void rt_exit(int status)
+{
+    if (!claim_panic())
+        _exit(status);      /* exit() called while reporting an error */
+    rt_print_flush();       /* an i/o error here is reported, status 101 */
+    rt_print_shutdown();
+    exit(status);
 }
 
 _Noreturn void rt_panicf(const char *where, const char *fmt, ...)

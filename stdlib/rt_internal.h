@@ -149,6 +149,11 @@ void rt_futex_wake(_Atomic uint32_t *word, int n);
 
 /* --- panics (panic.c) --- */
 
+/* Ends the program with `status` (exit(code), LANGUAGE.md §8): standard
+ * output flushed, atexit handlers run; the first thread to end the
+ * program wins, as in mos_panic. */
+_Noreturn void rt_exit(int status);
+
 /* Formats a message with printf and panics with it. */
 _Noreturn void rt_panicf(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

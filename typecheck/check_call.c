@@ -229,8 +229,14 @@ static bool string_array(const Type *t)
     return t->kind == TY_ARRAY && t->elem->kind == TY_STRING;
 }
 
+static bool sortable_array(const Type *t)
+{
+    return t->kind == TY_ARRAY && (t->elem->kind == TY_INT || t->elem->kind == TY_FLOAT ||
+                                   t->elem->kind == TY_STRING);
+}
+
 /* The type a signature letter stands for; NULL for the letters that
- * accept several (p, n, c, S). */
+ * accept several (p, n, c, S, A). */
 static Type *letter_type(char letter)
 {
     switch (letter) {
@@ -249,6 +255,7 @@ static const char *letter_name(char letter)
     case 'p': return "int, float, bool or string";
     case 'n': case 'c': return "int or float";
     case 'S': return "[string]";
+    case 'A': return "[int], [float] or [string]";
     default:  return ty_name(letter_type(letter));
     }
 }
@@ -378,15 +385,17 @@ static Type *check_numeric(Checker *c, Expr **args, size_t n, int bi)
     return first;
 }
 
-// arg = "S" — an array of strings, of any place
-static void check_string_array(Checker *c, Expr *a, int bi)
+// arg = "S" | "A" — an array of strings, or of ints, floats or strings,
+// of any place
+static void check_array_arg(Checker *c, Expr *a, int bi, char letter)
 {
     Type *t = tc_value(c, a, NULL);
-    if (t->kind != TY_ERROR && !string_array(t)) {
-        diag_error(a->loc, DIAG_E0200, "type mismatch: expected '[string]', found '%s'",
-                   ty_name(t));
-        note_signature(bi);
-    }
+    if (t->kind == TY_ERROR || (letter == 'S' ? string_array(t) : sortable_array(t)))
+        return;
+    diag_error(a->loc, DIAG_E0200, "type mismatch: expected %s, found '%s'",
+               letter == 'S' ? "'[string]'" : "an array of 'int', 'float' or 'string'",
+               ty_name(t));
+    note_signature(bi);
 }
 
 /* Checks the arguments of built-in bi (a function, or a string method
@@ -426,7 +435,8 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
                 numeric_type = check_numeric(c, args->items + i, args->len - i, bi);
             break;
         case 'S':
-            check_string_array(c, a, bi);
+        case 'A':
+            check_array_arg(c, a, bi, letters[i]);
             break;
         default:
             if (!tc_expect(c, a, letter_type(letters[i])))
