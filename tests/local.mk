@@ -24,7 +24,7 @@ LOG_DRIVER = $(TAP_DRIVER)
 SH_LOG_DRIVER = $(TAP_DRIVER)
 SH_LOG_COMPILER = env MOSAICC=$(abs_top_builddir)/mosaicc$(EXEEXT) $(SHELL)
 DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
-	tests/driver/library_io.sh \
+	tests/driver/library_io.sh tests/driver/examples.sh \
 	tests/driver/modes.sh
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
