@@ -156,8 +156,10 @@ void cg_define_panic_bounds(Cg *cg)
     args[0] = s;
     args[1] = cg_call_rt(&h, CG_RT_mos_string_from_int, &length, 1, "n");
     s = cg_call_rt(&h, CG_RT_mos_string_concat, args, 2, "msg");
-    LLVMValueRef off = LLVMConstInt(cg->t_i64, 8, 0);      /* MosString.bytes */
-    LLVMValueRef bytes = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, s, &off, 1, "bytes");
+    /* MosString.bytes: the concatenation made last is NUL-terminated */
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, 8, 0);
+    LLVMValueRef field = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, s, &off, 1, "bytes.field");
+    LLVMValueRef bytes = LLVMBuildLoad2(cg->b, cg->t_ptr, field, "bytes");
     LLVMValueRef pargs[2] = {where, bytes};
     cg_call_rt(&h, CG_RT_mos_panic, pargs, 2, "");
     LLVMBuildUnreachable(cg->b);

@@ -194,12 +194,20 @@ LLVMValueRef cg_string_literal(Cg *cg, const char *bytes, size_t len)
     LLVMValueRef g = cg_map_get_str(&cg->strings, bytes, len);
     if (g)
         return g;
-    /* { i64 length, [len+1 x i8] bytes-then-NUL }: a MosString */
-    LLVMValueRef fields[2] = {
+    /* a MosString { i64 length, ptr bytes, ptr buffer = null } and its
+     * bytes, then a NUL */
+    LLVMValueRef text = LLVMConstStringInContext(cg->ctx, bytes, (unsigned)len, 0);
+    LLVMValueRef data = LLVMAddGlobal(cg->mod, LLVMTypeOf(text), "str.bytes");
+    LLVMSetInitializer(data, text);
+    LLVMSetGlobalConstant(data, 1);
+    LLVMSetLinkage(data, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(data, LLVMGlobalUnnamedAddr);
+    LLVMValueRef fields[3] = {
         LLVMConstInt(cg->t_i64, len, 0),
-        LLVMConstStringInContext(cg->ctx, bytes, (unsigned)len, 0),
+        data,
+        LLVMConstPointerNull(cg->t_ptr),
     };
-    LLVMValueRef init = LLVMConstStructInContext(cg->ctx, fields, 2, 0);
+    LLVMValueRef init = LLVMConstStructInContext(cg->ctx, fields, 3, 0);
     g = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), len ? "str" : "str.empty");
     LLVMSetInitializer(g, init);
     LLVMSetGlobalConstant(g, 1);

@@ -153,9 +153,8 @@ static int float_syntax(const unsigned char *p, const unsigned char *end)
 /* parse_float: the syntax is checked here, the value is glibc's strtod,
  * which rounds correctly (to nearest, ties to even) for any number of
  * digits, gives subnormals below DBL_MIN and infinities above DBL_MAX.
- * The runtime never sets a locale, so strtod's decimal point is '.'; the
- * string's NUL after its bytes ends the number, and a NUL inside it fails
- * the syntax. */
+ * The runtime never sets a locale, so strtod's decimal point is '.'; a
+ * NUL inside the string fails the syntax. */
 double mos_parse_float(MosString *s, const char *where)
 {
     const unsigned char *p = (const unsigned char *)s->bytes;
@@ -164,7 +163,7 @@ double mos_parse_float(MosString *s, const char *where)
         quote(s, text);
         rt_panicf(where, "invalid float: '%s'", text);
     }
-    return strtod(s->bytes, NULL);
+    return strtod(rt_string_cstr(s), NULL);
 }
 
 double mos_clock(void)

@@ -141,8 +141,8 @@ MosString *mos_read_all(void)
 static _Noreturn void file_error(const char *where, const char *verb,
                                  const MosString *path, const char *reason)
 {
-    rt_panicf(where, "i/o error: cannot %s '%s': %s", verb, path->bytes,
-              reason);
+    rt_panicf(where, "i/o error: cannot %s '%s': %s", verb,
+              rt_string_cstr(path), reason);
 }
 
 /* The path as a C string; a NUL inside it names no file. */
@@ -151,7 +151,7 @@ static const char *c_path(const char *where, const char *verb,
 {
     if (memchr(path->bytes, '\0', (size_t)path->length))
         file_error(where, verb, path, "the path contains a NUL byte");
-    return path->bytes;
+    return rt_string_cstr(path);
 }
 
 MosString *mos_read_file(MosString *path, const char *where)
@@ -170,7 +170,8 @@ MosString *mos_read_file(MosString *path, const char *where)
     char *buf = malloc(cap);
     for (;;) {
         if (!buf)
-            rt_panicf(where, "out of memory: reading '%s'", path->bytes);
+            rt_panicf(where, "out of memory: reading '%s'",
+                      rt_string_cstr(path));
         if (len == cap) {
             char *grown = realloc(buf, 2 * cap);
             if (!grown)

@@ -6,8 +6,8 @@
  *
  * Values:
  *   int    int64_t          float  double         bool  i8 in memory (0/1)
- *   string MosString *      never NULL; immutable; `length` bytes, plus a
- *                           NUL after them for C's convenience
+ *   string MosString *      never NULL; immutable; `length` bytes at
+ *                           `bytes` (see MosString)
  *   [T]    MosArray *       NULL is null; elements start at `data`, each
  *                           elem_size bytes (8 for everything but bool: 1)
  *   object pointer to a GC block of the class's fields in declaration
@@ -25,9 +25,17 @@
 
 #include <stdint.h>
 
+/* A string: its length (generated code reads it, at offset 0, for
+ * `.length`), where its bytes are, and the growable buffer they are the
+ * beginning of, if any (string.c: how `s += x` stays linear).  Without a
+ * buffer the bytes are followed by a NUL; in a buffer, only the string
+ * built last is. */
+typedef struct MosStringBuffer MosStringBuffer;
+
 typedef struct MosString {
     int64_t length;
-    char bytes[];   /* length bytes, then a NUL */
+    char *bytes;
+    MosStringBuffer *buffer;
 } MosString;
 
 typedef struct MosArray {

@@ -63,6 +63,9 @@ MosString *rt_string_new(const char *bytes, int64_t length);
 /* A new GC string of `length` bytes for the caller to fill before anyone
  * else sees it (the shared "" when length is 0). */
 MosString *rt_string_alloc(int64_t length);
+/* s's bytes followed by a NUL, for a system call: s's own when they are,
+ * else a copy. */
+const char *rt_string_cstr(const MosString *s);
 /* The shared, statically allocated "" (never written, never collected). */
 MosString *rt_empty_string(void);
 

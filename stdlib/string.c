@@ -1,10 +1,30 @@
 /* string.c — Mosaic strings: immutable byte sequences with a length.
  *
- * A MosString (mosaic_rt.h) is one GC block: the length, the bytes, and a
- * NUL after them for C's convenience.  The bytes may contain NULs (`"\0"`
- * is a string of length 1), so nothing here uses strlen or strcmp on a
- * Mosaic string: comparisons go by length and memcmp.  Blocks are
- * allocated "atomic" (the collector never scans them for pointers).
+ * A MosString (mosaic_rt.h) is a length and a pointer to the bytes.  A
+ * string made whole (rt_string_new: conversions, slices, input) is one GC
+ * block, the header and then the bytes and a NUL; it is "atomic" (the
+ * collector never scans it: its one pointer points into itself).  The
+ * bytes may contain NULs (`"\0"` is a string of length 1), so nothing
+ * here uses strlen or strcmp on a Mosaic string: comparisons go by length
+ * and memcmp; rt_string_cstr makes a C string when a system call needs
+ * one.
+ *
+ * Concatenation and growable buffers.  `s += x` in a loop would copy s
+ * every time, quadratic in the final length, if every concatenation made a
+ * string of its own.  Instead a concatenation's bytes go into a
+ * MosStringBuffer, and its result is a small header pointing at the
+ * buffer's start.  Every string in a buffer is a prefix of the buffer's
+ * bytes, and the buffer knows how many of its bytes are in use: when the
+ * left operand of a concatenation is exactly that long (nobody has
+ * appended to its buffer since it was made), the right operand is copied
+ * after it, in place, and the new, longer prefix is the result — a
+ * compare-and-swap on `used` decides who appends when two threads try
+ * with the same string.  Every existing string is unchanged: strings are
+ * immutable, and bytes past a string's length are nobody's business.
+ * When there is no room, the next buffer is twice the new length, so a
+ * string built by repeated `+=` costs time and memory linear in its
+ * length; a first concatenation (of a string without a buffer) makes a
+ * buffer of the exact size, so a one-off `a + b` wastes nothing.
  *
  * Strings are immutable, so sharing is free: concatenation with "" returns
  * the other operand, and every default "" is the same static string.  The
@@ -19,18 +39,16 @@
  */
 #include "rt_internal.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include <gc.h>
 
 /* Strings the runtime hands out without allocating: "", "true", "false".
- * Same layout as MosString (an int64_t length, then the bytes and a NUL),
- * declared with a fixed array because C does not allow initialising a
- * flexible array member.  Never written (strings are immutable), and
- * outside the GC heap, so the collector ignores pointers to them. */
+ * Never written (strings are immutable), and outside the GC heap, so the
+ * collector ignores pointers to them. */
 #define STATIC_STRING(name, text) \
-    static const struct { int64_t length; char bytes[sizeof(text)]; } \
-        name = { sizeof(text) - 1, text }
+    static const MosString name = { sizeof(text) - 1, (char *)text, NULL }
 
 STATIC_STRING(empty_string, "");
 STATIC_STRING(true_string, "true");
@@ -58,8 +76,18 @@ MosString *rt_string_alloc(int64_t length)
         rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
                   (long long)length);
     s->length = length;
+    s->bytes = (char *)(s + 1);
+    s->buffer = NULL;
     s->bytes[length] = '\0';
     return s;
+}
+
+const char *rt_string_cstr(const MosString *s)
+{
+    if (!s->buffer)
+        return s->bytes;    /* NUL-terminated */
+    MosString *copy = rt_string_new(s->bytes, s->length);
+    return copy->bytes;
 }
 
 MosString *rt_string_new(const char *bytes, int64_t length)
@@ -67,6 +95,26 @@ MosString *rt_string_new(const char *bytes, int64_t length)
     MosString *s = rt_string_alloc(length);
     if (length > 0)
         memcpy(s->bytes, bytes, (size_t)length);
+    return s;
+}
+
+struct MosStringBuffer {
+    _Atomic int64_t used;   /* bytes in use: the longest string's length */
+    int64_t capacity;       /* bytes of room, not counting a final NUL */
+    char data[];
+};
+
+/* A header for the first `length` bytes of buf: scanned (it points into
+ * the buffer), unlike the buffer itself. */
+static MosString *prefix_of(MosStringBuffer *buf, int64_t length)
+{
+    MosString *s = GC_malloc(sizeof(MosString));
+    if (!s)
+        rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
+                  (long long)length);
+    s->length = length;
+    s->bytes = buf->data;
+    s->buffer = buf;
     return s;
 }
 
@@ -82,15 +130,33 @@ MosString *mos_string_concat(MosString *a, MosString *b)
     int64_t length = a->length + b->length;
     if ((uint64_t)length > RT_MAX_ALLOC)
         mos_panic(RT_NOWHERE, "out of memory: string too long");
-    MosString *s = GC_malloc_atomic(sizeof(MosString) + (size_t)length + 1);
-    if (!s)
+    MosStringBuffer *buf = a->buffer;
+    int64_t end = a->length;
+    if (buf && length <= buf->capacity &&
+        atomic_compare_exchange_strong_explicit(&buf->used, &end, length,
+                                                memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        /* a was the whole buffer, and the room after it is ours now */
+        memcpy(buf->data + a->length, b->bytes, (size_t)b->length);
+        buf->data[length] = '\0';
+        return prefix_of(buf, length);
+    }
+    /* a new buffer: with room to grow when a is being built by
+     * concatenation already, of the exact size for a first one */
+    int64_t capacity = buf ? 2 * length : length;
+    if ((uint64_t)capacity > RT_MAX_ALLOC)
+        capacity = length;
+    MosStringBuffer *fresh = GC_malloc_atomic(sizeof(MosStringBuffer) +
+                                              (size_t)capacity + 1);
+    if (!fresh)
         rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
                   (long long)length);
-    s->length = length;
-    memcpy(s->bytes, a->bytes, (size_t)a->length);
-    memcpy(s->bytes + a->length, b->bytes, (size_t)b->length);
-    s->bytes[length] = '\0';
-    return s;
+    atomic_init(&fresh->used, length);
+    fresh->capacity = capacity;
+    memcpy(fresh->data, a->bytes, (size_t)a->length);
+    memcpy(fresh->data + a->length, b->bytes, (size_t)b->length);
+    fresh->data[length] = '\0';
+    return prefix_of(fresh, length);
 }
 
 int rt_format_int(int64_t v, char *buf)
