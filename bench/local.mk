@@ -19,7 +19,8 @@
 # objects, one table.
 #
 # What waiting in `get` costs (memory per waiting actor, time per wait) is
-# measured by bench/run-waiting.sh over the programs of bench/waiting/.
+# measured by bench/run-waiting.sh over the programs of bench/waiting/, and
+# building a string with += beside C and Python by bench/run-strings.sh.
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -61,7 +62,7 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/big.erl
 
 .PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
-	bench-waiting bench-clean
+	bench-waiting bench-strings bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -70,6 +71,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
 	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
 	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
+	$(MAKE) $(AM_MAKEFLAGS) bench-strings
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
@@ -86,8 +88,13 @@ bench-frontend: all
 bench-waiting: all
 	$(SHELL) $(srcdir)/bench/run-waiting.sh ./mosaicc$(EXEEXT)
 
+bench-strings: all
+	$(SHELL) $(srcdir)/bench/run-strings.sh ./mosaicc$(EXEEXT)
+
 bench-clean:
 	rm -rf bench/work
 EXTRA_DIST += bench/run-frontend.sh
 EXTRA_DIST += bench/run-waiting.sh bench/waiting/chain.mos \
 	bench/waiting/roundtrip.mos bench/waiting/deep.mos
+EXTRA_DIST += bench/run-strings.sh bench/strings/append.mos \
+	bench/strings/append.c bench/strings/append.py
