@@ -27,8 +27,6 @@
 #include "cg_internal.h"
 #include "../support/assert.h"
 
-#include <string.h>
-
 /* eprint(x), eprintln(x), eprintln(): the value as text, to stderr. */
 static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
 {
@@ -186,8 +184,7 @@ static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc
     }
     if (lowering[bi].kind == LOWER_RTW)
         v[n++] = cg_where(cg, loc);
-    const char *sig = tc_builtins[bi].sig;
-    char result = strchr(sig, '>')[1];
+    char result = *tc_builtin_result(tc_builtins[bi].sig);
     LLVMValueRef r = cg_call_rt(f, lowering[bi].rt, v, n, result == 'u' ? "" : tc_builtins[bi].name);
     if (result == 'b')
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");

@@ -9,10 +9,13 @@
  *
  * Arguments are checked against parameters position by position (E0200
  * at the argument); a wrong count is one E0201 at the call, after which
- * the arguments are still checked for their own mistakes.  The built-ins
- * are overloaded by hand here (print on four types, abs/min/max on int or
- * float, int()/float() conversions); the call records which one through
- * call.builtin and the argument types.
+ * the arguments are still checked for their own mistakes.  Built-in
+ * functions and string methods are checked against their signatures in
+ * builtins.def, whose letters also cover the overloaded ones (print on
+ * four types, abs/min/max on int or float, the int()/float() conversions,
+ * sort on three array types); the call records which built-in through
+ * call.builtin (method_call.builtin for a string's) and the argument
+ * types.
  *
  * `init` runs only through `new` (calling it directly is E0206), for
  * actors too (`new A(args)` checks init's parameters the same way).
@@ -33,7 +36,6 @@
 #include "../support/diag.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* Checks arguments that cannot be matched to parameters (the callee is
  * unknown or the count is wrong), for their own mistakes only. */
@@ -279,7 +281,7 @@ static size_t sig_params(const char *sig, char *letters, size_t *required)
 
 static char sig_result(const char *sig)
 {
-    return strchr(sig, '>')[1];
+    return *tc_builtin_result(sig);
 }
 
 /* "(T1, T2)": the first n parameter letters, as types. */

@@ -42,6 +42,11 @@ const BuiltinSpec tc_builtins[BI_COUNT] = {
 #undef STRING_METHOD
 };
 
+const char *tc_builtin_result(const char *sig)
+{
+    return strchr(sig, '>') + 1;
+}
+
 static Type *make(TypeKind kind, ClassDecl *cls, Type *elem)
 {
     Type *t = ARENA_NEW(Type);

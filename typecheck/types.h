@@ -119,6 +119,8 @@ typedef struct BuiltinSpec {
 } BuiltinSpec;
 
 extern const BuiltinSpec tc_builtins[BI_COUNT];
+/* The result letter of a signature (after its `>`). */
+const char *tc_builtin_result(const char *sig);
 
 /* Checks the whole program: names, types, places, classes, layouts and
  * pools, main.  `layout_overrides` are the `--layout NAME=SPEC` flags
