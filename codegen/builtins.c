@@ -153,9 +153,11 @@ static const struct {
 #define INLINE LOWER_INLINE, 0, NULL
 #define BUILTIN(id, name, sig, lower, effect) [id] = {lower},
 #define STRING_METHOD(id, name, sig, lower, effect) [id] = {lower},
+#define ARRAY_METHOD(id, name, sig, lower, effect) [id] = {lower},
 #include "../typecheck/builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
+#undef ARRAY_METHOD
 #undef RT
 #undef RTW
 #undef INTRINSIC
@@ -191,11 +193,61 @@ static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc
     return result == 'u' ? NULL : r;
 }
 
-/* s.m(args) for a string method m. */
-LLVMValueRef cg_string_method(CgFn *f, Expr *e)
+/* An array method: the runtime entry for the element type, with the
+ * element's size (and kind) where the entry needs them. */
+static LLVMValueRef array_method(CgFn *f, Expr *e)
 {
-    return by_table(f, e->u.method_call.builtin, e->u.method_call.object,
-                    &e->u.method_call.args, e->loc);
+    Cg *cg = f->cg;
+    Expr *xs = e->u.method_call.object;
+    ExprVec *args = &e->u.method_call.args;
+    const Type *elem = xs->type->elem;
+    LLVMValueRef arr = cg_expr(f, xs);
+    LLVMValueRef size = LLVMConstInt(cg->t_i64,
+                                     LLVMABISizeOfType(cg->td, cg_mem_type(cg, elem)), 0);
+    LLVMValueRef where = cg_where(cg, e->loc);
+    switch ((BuiltinId)e->u.method_call.builtin) {
+    case AM_SLICE: {
+        LLVMValueRef a = cg_expr(f, args->items[0]), b = cg_expr(f, args->items[1]);
+        int kind = cg_elem_kind(elem);
+        LLVMValueRef v[6] = {arr, a, b, size,
+                             LLVMConstInt(cg->t_i32, (unsigned long long)kind, 0), where};
+        return cg_call_rt(f, CG_RT_mos_array_slice, v, 6, "slice");
+    }
+    case AM_REVERSE: {
+        LLVMValueRef v[3] = {arr, size, where};
+        cg_call_rt(f, CG_RT_mos_array_reverse, v, 3, "");
+        return NULL;
+    }
+    case AM_INDEX_OF:
+    case AM_CONTAINS: {
+        LLVMValueRef x = cg_expr(f, args->items[0]);
+        CgRt rt = elem->kind == TY_FLOAT    ? CG_RT_mos_array_index_of_float
+                  : elem->kind == TY_BOOL   ? CG_RT_mos_array_index_of_bool
+                  : elem->kind == TY_STRING ? CG_RT_mos_array_index_of_string
+                                            : CG_RT_mos_array_index_of_word;
+        if (elem->kind == TY_BOOL)
+            x = LLVMBuildZExt(cg->b, x, cg->t_i32, "");
+        else if (rt == CG_RT_mos_array_index_of_word && elem->kind != TY_INT)
+            x = LLVMBuildPtrToInt(cg->b, x, cg->t_i64, "");   /* by identity */
+        LLVMValueRef v[3] = {arr, x, where};
+        LLVMValueRef i = cg_call_rt(f, rt, v, 3, "index");
+        if (e->u.method_call.builtin == AM_INDEX_OF)
+            return i;
+        return LLVMBuildICmp(cg->b, LLVMIntSGE, i, LLVMConstInt(cg->t_i64, 0, 0), "found");
+    }
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: an array method without code of its own");
+}
+
+/* s.m(args) or xs.m(args) for a string's or an array's built-in method. */
+LLVMValueRef cg_builtin_method(CgFn *f, Expr *e)
+{
+    int bi = e->u.method_call.builtin;
+    if (lowering[bi].kind == LOWER_INLINE)
+        return array_method(f, e);
+    return by_table(f, bi, e->u.method_call.object, &e->u.method_call.args, e->loc);
 }
 
 LLVMValueRef cg_builtin(CgFn *f, Expr *e)

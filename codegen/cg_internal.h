@@ -363,7 +363,9 @@ void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 
 /* A call of a built-in function (RES_BUILTIN, RES_CONVERT). */
 LLVMValueRef cg_builtin(CgFn *f, Expr *e);
-LLVMValueRef cg_string_method(CgFn *f, Expr *e);
+LLVMValueRef cg_builtin_method(CgFn *f, Expr *e);
+/* mos_array_new's elem_kind for an element type (MOS_ELEM_*). */
+int cg_elem_kind(const Type *elem);
 /* v (of type t: int, float, bool or string) as a string, as `+` makes it. */
 LLVMValueRef cg_to_string(CgFn *f, LLVMValueRef v, const Type *t);
 

@@ -472,7 +472,7 @@ static LLVMValueRef call(CgFn *f, Expr *e)
 static LLVMValueRef method_call(CgFn *f, Expr *e)
 {
     if (e->u.method_call.builtin >= 0)
-        return cg_string_method(f, e);
+        return cg_builtin_method(f, e);
     Expr *objx = e->u.method_call.object;
     FuncDecl *fd = e->u.method_call.func;
     CgInst *in = cg_callee_inst(f->cg, f->inst, fd, fd->owner, e->u.method_call.subst);
@@ -519,14 +519,19 @@ static LLVMValueRef new_object(CgFn *f, Expr *e)
                    arena_printf("new.%s", k->name.text));
 }
 
+int cg_elem_kind(const Type *elem)
+{
+    return elem->kind == TY_STRING ? MOS_ELEM_STRING
+         : cg_is_pointer(elem)     ? MOS_ELEM_REF
+                                   : MOS_ELEM_PLAIN;
+}
+
 /* A new array of type t (under --count-remote, recorded at its place). */
 static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 {
     Cg *cg = f->cg;
     const Type *elem = t->elem;
-    int kind = elem->kind == TY_STRING ? MOS_ELEM_STRING
-             : cg_is_pointer(elem)     ? MOS_ELEM_REF
-                                       : MOS_ELEM_PLAIN;
+    int kind = cg_elem_kind(elem);
     LLVMValueRef args[5] = {
         len,
         LLVMConstInt(cg->t_i64, LLVMABISizeOfType(cg->td, cg_mem_type(cg, elem)), 0),

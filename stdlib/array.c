@@ -1,4 +1,4 @@
-/* array.c — `new [T](n)`: arrays of default values.
+/* array.c — `new [T](n)`: arrays of default values; array methods.
  *
  * A MosArray (mosaic_rt.h) is one GC block: the int64_t length, then the
  * elements, each elem_size bytes (8, or 1 for bool), starting 8 bytes in
@@ -20,6 +20,9 @@
  * Under --count-remote (remote.c) each array has a node word in front of
  * it, MOS_ARRAY_NODE_PREFIX bytes into its block, and the collector is
  * told that pointers that far into a block keep it alive.
+ *
+ * The array methods that keep the length are here too: slice (a new
+ * array), reverse (in place), and index_of (contains is index_of >= 0).
  *
  * Not here: bounds checks (codegen emits them inline), element access.
  */
@@ -74,4 +77,88 @@ MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
             elems[i] = empty;
     }
     return a;
+}
+
+/* ---- the array methods that keep the length (LANGUAGE.md §9) ------------ */
+
+static MosArray *not_null(MosArray *xs, const char *where)
+{
+    if (!xs)
+        mos_panic(where, "null dereference");
+    return xs;
+}
+
+MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b,
+                          int64_t elem_size, int32_t elem_kind,
+                          const char *where)
+{
+    not_null(xs, where);
+    if (a < 0 || a > xs->length)
+        rt_panicf(where, "index out of bounds: index %lld, length %lld",
+                  (long long)a, (long long)xs->length);
+    if (b < a || b > xs->length)
+        rt_panicf(where, "index out of bounds: slice %lld..%lld, length %lld",
+                  (long long)a, (long long)b, (long long)xs->length);
+    MosArray *r = mos_array_new(b - a, elem_size, elem_kind, where);
+    memcpy(r->data, xs->data + a * elem_size, (size_t)((b - a) * elem_size));
+    return r;
+}
+
+void mos_array_reverse(MosArray *xs, int64_t elem_size, const char *where)
+{
+    not_null(xs, where);
+    if (elem_size == 1) {
+        for (int64_t i = 0, j = xs->length - 1; i < j; i++, j--) {
+            char t = xs->data[i];
+            xs->data[i] = xs->data[j];
+            xs->data[j] = t;
+        }
+        return;
+    }
+    int64_t *w = (int64_t *)(void *)xs->data;
+    for (int64_t i = 0, j = xs->length - 1; i < j; i++, j--) {
+        int64_t t = w[i];
+        w[i] = w[j];
+        w[j] = t;
+    }
+}
+
+/* index_of by the element's `==` (LANGUAGE.md §3): ints and references
+ * by their 8 bytes, floats by IEEE equality (a NaN is never found, -0.0
+ * finds 0.0), bools by their byte, strings by their contents. */
+int64_t mos_array_index_of_word(MosArray *xs, int64_t v, const char *where)
+{
+    const int64_t *w = (const int64_t *)(const void *)not_null(xs, where)->data;
+    for (int64_t i = 0; i < xs->length; i++)
+        if (w[i] == v)
+            return i;
+    return -1;
+}
+
+int64_t mos_array_index_of_float(MosArray *xs, double v, const char *where)
+{
+    const double *d = (const double *)(const void *)not_null(xs, where)->data;
+    for (int64_t i = 0; i < xs->length; i++)
+        if (d[i] == v)
+            return i;
+    return -1;
+}
+
+int64_t mos_array_index_of_bool(MosArray *xs, int32_t v, const char *where)
+{
+    const char *b = not_null(xs, where)->data;
+    for (int64_t i = 0; i < xs->length; i++)
+        if ((b[i] != 0) == (v != 0))
+            return i;
+    return -1;
+}
+
+int64_t mos_array_index_of_string(MosArray *xs, MosString *v,
+                                  const char *where)
+{
+    MosString *const *s = (MosString *const *)(const void *)not_null(xs, where)->data;
+    for (int64_t i = 0; i < xs->length; i++)
+        if (mos_string_eq(s[i], v))
+            return i;
+    return -1;
 }

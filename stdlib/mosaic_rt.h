@@ -87,6 +87,14 @@ MosString *mos_string_to_lower(MosString *s);
 MosString *mos_string_join(MosArray *xs, MosString *sep, const char *where);
 MosString *mos_char(int64_t i, const char *where);
 double mos_parse_float(MosString *s, const char *where);
+/* array.c: the array methods that keep the length (LANGUAGE.md §9) */
+MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b, int64_t elem_size,
+                          int32_t elem_kind, const char *where);
+void mos_array_reverse(MosArray *xs, int64_t elem_size, const char *where);
+int64_t mos_array_index_of_word(MosArray *xs, int64_t v, const char *where);
+int64_t mos_array_index_of_float(MosArray *xs, double v, const char *where);
+int64_t mos_array_index_of_bool(MosArray *xs, int32_t v, const char *where);
+int64_t mos_array_index_of_string(MosArray *xs, MosString *v, const char *where);
 /* sort.c */
 void mos_sort_int(MosArray *xs, const char *where);
 void mos_sort_float(MosArray *xs, const char *where);

@@ -107,8 +107,8 @@ Sym *tc_new_sym(Checker *c, SymKind kind, const char *name, Loc loc, Type *type)
 
 FieldDecl *tc_find_field(const ClassDecl *cls, const char *name);
 FuncDecl *tc_find_method(const ClassDecl *cls, const char *name);
-int tc_find_builtin(const Checker *c, const char *name);   /* -1 if none */
-int tc_find_string_method(const Checker *c, const char *name);   /* -1 if none */
+/* The built-in of that kind and name (builtins.def), or -1. */
+int tc_find_builtin(const Checker *c, const char *name, BuiltinKind kind);
 
 /* Emits "did you mean 'x'?" if one of the candidates is close to `name`. */
 typedef VEC(const char *) NameList;

@@ -36,6 +36,7 @@
 #include "../support/diag.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Checks arguments that cannot be matched to parameters (the callee is
  * unknown or the count is wrong), for their own mistakes only. */
@@ -238,7 +239,7 @@ static bool sortable_array(const Type *t)
 }
 
 /* The type a signature letter stands for; NULL for the letters that
- * accept several (p, n, c, S, A). */
+ * accept several (p, n, c, S, A) or follow the receiver (e, R). */
 static Type *letter_type(char letter)
 {
     switch (letter) {
@@ -258,6 +259,8 @@ static const char *letter_name(char letter)
     case 'n': case 'c': return "int or float";
     case 'S': return "[string]";
     case 'A': return "[int], [float] or [string]";
+    case 'e': return "the element type";
+    case 'R': return "a new array of the same type";
     default:  return ty_name(letter_type(letter));
     }
 }
@@ -307,7 +310,9 @@ static void note_signature(int bi)
     if (n > required)
         takes = arena_printf("%s or %s", takes, param_list(letters, n));
     char r = sig_result(b->sig);
-    const char *what = b->string_method ? "string method" : "built-in";
+    const char *what = b->kind == BK_STRING_METHOD  ? "string method"
+                       : b->kind == BK_ARRAY_METHOD ? "array method"
+                                                    : "built-in";
     if (r == 'u')
         diag_note(LOC_NONE, "%s '%s' takes %s", what, b->name, takes);
     else
@@ -315,12 +320,17 @@ static void note_signature(int bi)
                   letter_name(r));
 }
 
-/* The type of a result letter; a new [string] is at the default place of
- * the calling code, like any allocation that names no place (§5). */
-static Type *result_type(Checker *c, char letter)
+/* The type of a result letter; a new array is at the default place of
+ * the calling code, like any allocation that names no place (§5).
+ * receiver is an array method's, NULL for the others. */
+static Type *result_type(Checker *c, char letter, Type *receiver)
 {
     if (letter == 'S')
         return ty_array(ty_string, tc_default_place(c));
+    if (letter == 'e')
+        return receiver->elem;
+    if (letter == 'R')
+        return ty_array(receiver->elem, tc_default_place(c));
     Type *t = letter_type(letter);
     return t ? t : ty_error;
 }
@@ -328,9 +338,9 @@ static Type *result_type(Checker *c, char letter)
 /* The result of a built-in whose arguments could not be matched (wrong
  * count): known unless it follows the arguments, so that the caller does
  * not cascade. */
-static Type *known_result(Checker *c, int bi)
+static Type *known_result(Checker *c, int bi, Type *receiver)
 {
-    return result_type(c, sig_result(tc_builtins[bi].sig));
+    return result_type(c, sig_result(tc_builtins[bi].sig), receiver);
 }
 
 // arg = "p" — print and println
@@ -400,9 +410,10 @@ static void check_array_arg(Checker *c, Expr *a, int bi, char letter)
     note_signature(bi);
 }
 
-/* Checks the arguments of built-in bi (a function, or a string method
- * without its receiver) against its signature; returns the result type. */
-static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
+/* Checks the arguments of built-in bi (a function, or a method without
+ * its receiver, of type receiver) against its signature; returns the
+ * result type. */
+static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args, Type *receiver)
 {
     const BuiltinSpec *b = &tc_builtins[bi];
     char letters[8] = {0};
@@ -416,11 +427,11 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
                        "expected %zu or %zu, found %zu", b->name, required, n, args->len);
         note_signature(bi);
         check_args_alone(c, args);
-        return known_result(c, bi);
+        return known_result(c, bi, receiver);
     }
     for (size_t i = 0; i < args->len; i++)
         if (!args->items[i])
-            return known_result(c, bi);
+            return known_result(c, bi, receiver);
     Type *numeric_type = NULL;
     for (size_t i = 0; i < args->len; i++) {
         Expr *a = args->items[i];
@@ -441,7 +452,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
             check_array_arg(c, a, bi, letters[i]);
             break;
         default:
-            if (!tc_expect(c, a, letter_type(letters[i])))
+            if (!tc_expect(c, a, letters[i] == 'e' ? receiver->elem : letter_type(letters[i])))
                 note_signature(bi);
             break;
         }
@@ -449,7 +460,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args)
     char r = sig_result(b->sig);
     if (r == 'n')
         return numeric_type ? numeric_type : ty_error;
-    return result_type(c, r);
+    return result_type(c, r, receiver);
 }
 
 // expr = builtin "(" args ")"
@@ -457,7 +468,7 @@ static Type *check_builtin(Checker *c, Expr *e, int bi)
 {
     e->u.call.res = tc_builtins[bi].sig[0] == 'c' ? RES_CONVERT : RES_BUILTIN;
     e->u.call.builtin = bi;
-    return check_signature(c, bi, e->loc, &e->u.call.args);
+    return check_signature(c, bi, e->loc, &e->u.call.args, NULL);
 }
 
 /* ---- calls ----------------------------------------------------------------------- */
@@ -468,7 +479,7 @@ static void suggest_callable(Checker *c, const char *name)
     tc_add_method_names(c->cls, &cands);
     tc_add_top_names(c, TOP_FUNCTIONS, &cands);
     for (int i = 0; i < BI_COUNT; i++)
-        if (!tc_builtins[i].string_method)
+        if (tc_builtins[i].kind == BK_FUNCTION)
             VEC_PUSH(cands, c->builtin_names[i]);
     tc_suggest(name, &cands);
 }
@@ -539,7 +550,7 @@ static Type *resolve_call(Checker *c, Expr *e)
         check_args_alone(c, args);
         return ty_error;
     }
-    int bi = tc_find_builtin(c, n);
+    int bi = tc_find_builtin(c, n, BK_FUNCTION);
     if (bi >= 0)
         return check_builtin(c, e, bi);
     diag_error(callee->loc, DIAG_E0100, "undefined function '%s'", n);
@@ -617,21 +628,32 @@ static bool receiver_unusable(Checker *c, Expr *e, Type *t)
     return true;
 }
 
-// expr = expr "." name "(" args ")"   (a string's: builtins.def)
-static Type *string_method(Checker *c, Expr *e)
+// expr = expr "." name "(" args ")"   (a string's or an array's: builtins.def)
+static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
 {
     Name m = e->u.method_call.method;
-    int bi = tc_find_string_method(c, m.text);
+    int bi = tc_find_builtin(c, m.text, kind);
     if (bi >= 0) {
         e->u.method_call.builtin = bi;
-        return check_signature(c, bi, e->loc, &e->u.method_call.args);
+        return check_signature(c, bi, e->loc, &e->u.method_call.args, t);
     }
-    diag_error(m.loc, DIAG_E0103, "no method '%s' on type 'string'", m.text);
+    static const char *const growing[] = {"push", "pop", "insert", "remove", "clear"};
+    for (size_t i = 0; kind == BK_ARRAY_METHOD && i < sizeof growing / sizeof *growing; i++)
+        if (strcmp(m.text, growing[i]) == 0) {
+            /* LANGUAGE.md §9 defines them; arrays cannot grow yet */
+            diag_error(m.loc, DIAG_E0900, "'%s' on an array is not supported yet by "
+                       "this compiler", m.text);
+            diag_note(LOC_NONE, "arrays keep the length they are created with for now: "
+                      "allocate 'new [T](n)' with the length needed");
+            check_args_alone(c, &e->u.method_call.args);
+            return ty_error;
+        }
+    diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
     if (m.text == c->s_length)
         diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
     NameList cands = {0};
     for (int i = 0; i < BI_COUNT; i++)
-        if (tc_builtins[i].string_method)
+        if (tc_builtins[i].kind == kind)
             VEC_PUSH(cands, c->builtin_names[i]);
     tc_suggest(m.text, &cands);
     check_args_alone(c, &e->u.method_call.args);
@@ -649,11 +671,11 @@ Type *tc_method_call(Checker *c, Expr *e)
     if (receiver_unusable(c, e, t))
         return ty_error;
     if (t->kind == TY_STRING)
-        return string_method(c, e);
+        return builtin_method(c, e, t, BK_STRING_METHOD);
+    if (t->kind == TY_ARRAY)
+        return builtin_method(c, e, t, BK_ARRAY_METHOD);
     if (t->kind != TY_CLASS) {
         diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
-        if (m.text == c->s_length && (t->kind == TY_ARRAY || t->kind == TY_STRING))
-            diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
         if (t->kind == TY_FUT)
             diag_note(LOC_NONE, "a future has no methods: 'get' it to wait for its value");
         check_args_alone(c, args);

@@ -197,7 +197,7 @@ Type *tc_name(Checker *c, Expr *e, bool assign)
     }
     if (top && top->pool)
         return pool_name(c, e, top->pool, assign);
-    if (tc_find_builtin(c, n) >= 0) {
+    if (tc_find_builtin(c, n, BK_FUNCTION) >= 0) {
         if (assign)
             diag_error(e->loc, DIAG_E0206, "cannot assign to built-in function '%s'", n);
         else

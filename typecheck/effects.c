@@ -180,6 +180,16 @@ static bool access_site(Walk *w, Expr *e, unsigned kinds)
     }
 }
 
+/* The effect of built-in bi (builtins.def) on the place of its first
+ * argument or receiver. */
+static void builtin_site(Walk *w, Expr *e, int bi, Expr *arg0)
+{
+    BuiltinEffect eff = tc_builtins[bi].effect;
+    if (eff == BE_NONE)
+        return;
+    site(w, NULL, e->loc, home_of(arg0), eff == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
+}
+
 /* After a node's operands: its own sites and edges. */
 static void walk_expr_after(AstWalk *aw, Expr *e)
 {
@@ -190,14 +200,14 @@ static void walk_expr_after(AstWalk *aw, Expr *e)
     case EX_CALL:
         if ((e->u.call.res == RES_FUNC || e->u.call.res == RES_METHOD) && e->u.call.func)
             edge(w, e->loc, e->u.call.func, NULL, e->u.call.subst);
-        else if (e->u.call.res == RES_BUILTIN && e->u.call.args.len > 0 &&
-                 tc_builtins[e->u.call.builtin].effect == BE_RW_ARG0)
-            /* a built-in that works on its argument in place (builtins.def) */
-            site(w, NULL, e->loc, home_of(e->u.call.args.items[0]), EFF_READ | EFF_WRITE);
+        else if (e->u.call.res == RES_BUILTIN && e->u.call.args.len > 0)
+            builtin_site(w, e, e->u.call.builtin, e->u.call.args.items[0]);
         return;
     case EX_METHOD_CALL:
-        if (e->u.method_call.func)  /* not a string method */
+        if (e->u.method_call.func)
             edge(w, e->loc, e->u.method_call.func, NULL, e->u.method_call.subst);
+        else if (e->u.method_call.builtin >= 0)     /* a string's or an array's */
+            builtin_site(w, e, e->u.method_call.builtin, e->u.method_call.object);
         return;
     case EX_SEND:
         // the message's effects are the receiver's; the sender sends

@@ -201,22 +201,12 @@ FuncDecl *tc_find_method(const ClassDecl *cls, const char *name)
     return cls ? tc_map_get(&members(cls)->methods, name) : NULL;
 }
 
-static int find_builtin(const Checker *c, const char *name, bool string_method)
+int tc_find_builtin(const Checker *c, const char *name, BuiltinKind kind)
 {
     for (int i = 0; i < BI_COUNT; i++)
-        if (c->builtin_names[i] == name && tc_builtins[i].string_method == string_method)
+        if (c->builtin_names[i] == name && tc_builtins[i].kind == kind)
             return i;
     return -1;
-}
-
-int tc_find_builtin(const Checker *c, const char *name)
-{
-    return find_builtin(c, name, false);
-}
-
-int tc_find_string_method(const Checker *c, const char *name)
-{
-    return find_builtin(c, name, true);
 }
 
 /* ---- did you mean ------------------------------------------------------ */

@@ -35,11 +35,15 @@ Type *const ty_string = &string_obj;
 Type *const ty_null = &null_obj;
 
 const BuiltinSpec tc_builtins[BI_COUNT] = {
-#define BUILTIN(id, name, sig, lowering, effect) [id] = {name, sig, false, BE_##effect},
-#define STRING_METHOD(id, name, sig, lowering, effect) [id] = {name, sig, true, BE_##effect},
+#define BUILTIN(id, name, sig, lowering, effect) [id] = {name, sig, BK_FUNCTION, BE_##effect},
+#define STRING_METHOD(id, name, sig, lowering, effect) \
+    [id] = {name, sig, BK_STRING_METHOD, BE_##effect},
+#define ARRAY_METHOD(id, name, sig, lowering, effect) \
+    [id] = {name, sig, BK_ARRAY_METHOD, BE_##effect},
 #include "builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
+#undef ARRAY_METHOD
 };
 
 const char *tc_builtin_result(const char *sig)

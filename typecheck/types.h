@@ -98,15 +98,24 @@ struct Sym {
 typedef enum BuiltinId {
 #define BUILTIN(id, name, sig, lowering, effect) id,
 #define STRING_METHOD(id, name, sig, lowering, effect) id,
+#define ARRAY_METHOD(id, name, sig, lowering, effect) id,
 #include "builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
+#undef ARRAY_METHOD
     BI_COUNT
 } BuiltinId;
 
+typedef enum BuiltinKind {
+    BK_FUNCTION,        /* name(args) */
+    BK_STRING_METHOD,   /* s.name(args) */
+    BK_ARRAY_METHOD,    /* xs.name(args) */
+} BuiltinKind;
+
 typedef enum BuiltinEffect {
     BE_NONE,
-    BE_RW_ARG0,     /* reads and writes the place of the first argument */
+    BE_R_ARG0,      /* reads the place of the first argument (or receiver) */
+    BE_RW_ARG0,     /* reads and writes it */
 } BuiltinEffect;
 
 /* What the checker reads of a built-in's entry (builtins.def explains
@@ -114,7 +123,7 @@ typedef enum BuiltinEffect {
 typedef struct BuiltinSpec {
     const char *name;
     const char *sig;
-    bool string_method;
+    BuiltinKind kind;
     BuiltinEffect effect;
 } BuiltinSpec;
 
