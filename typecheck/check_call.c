@@ -649,12 +649,24 @@ static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
             return ty_error;
         }
     diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
-    if (m.text == c->s_length)
+    const char *length = c->s_length;
+    if (m.text == length || diag_closest(m.text, &length, 1)) {  /* `length`, or nearly */
         diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
+        check_args_alone(c, &e->u.method_call.args);
+        return ty_error;
+    }
     NameList cands = {0};
     for (int i = 0; i < BI_COUNT; i++)
         if (tc_builtins[i].kind == kind)
             VEC_PUSH(cands, c->builtin_names[i]);
+    if (!diag_closest(m.text, cands.items, cands.len)) {
+        /* nothing close: name them all */
+        const char *list = "";
+        for (size_t i = 0; i < cands.len; i++)
+            list = arena_printf("%s%s'%s'", list, i ? ", " : "", cands.items[i]);
+        diag_note(LOC_NONE, "the methods of %s are %s", kind == BK_STRING_METHOD
+                  ? "strings" : "arrays", list);
+    }
     tc_suggest(m.text, &cands);
     check_args_alone(c, &e->u.method_call.args);
     return ty_error;
