@@ -28,7 +28,7 @@ DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
 	tests/driver/modes.sh
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
-EXTRA_DIST += tests/run-test.sh $(MOS_TESTS) $(DRIVER_TESTS)
+EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += $(wildcard $(srcdir)/tests/*/*.expected $(srcdir)/tests/*/*.txt)
 
 # ---- unit tests -------------------------------------------------------------

@@ -1,16 +1,8 @@
 #!/bin/sh
 # examples.sh — the programs of examples/ that read standard input, run as
 # the README shows, on fixed input: their output, and their error paths.
-mosaicc=${MOSAICC:-./mosaicc}
+. "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)/examples
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-driver.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-check() {   # check DESCRIPTION CONDITION-STATUS
-    n=$((n + 1))
-    if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
-}
 
 echo "1..5"
 "$mosaicc" -o "$tmp/wordfreq" "$src/wordfreq.mos" &&

@@ -3,15 +3,7 @@
 # it in a shell: standard output and standard error in program order in
 # one file, exit flushing block-buffered output, read_line on lines longer
 # than any buffer and on a large input.
-mosaicc=${MOSAICC:-./mosaicc}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-driver.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-check() {   # check DESCRIPTION CONDITION-STATUS
-    n=$((n + 1))
-    if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..4"
 cat >"$tmp/order.mos" <<'MOS'

@@ -3,15 +3,8 @@
 # -c, -S, --emit=llvm (to a file and with -o -), --check, --run, and the
 # statuses 0 (success), 1 (the program has errors), 2 (bad usage or an
 # unreadable input), the program's own with --run.
-mosaicc=${MOSAICC:-./mosaicc}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-driver.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-n=0
-check() {
-    n=$((n + 1))
-    if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
-}
 echo "1..14"
 printf 'def main(): int { println("hi"); return 3 }\n' >p.mos
 printf 'def main() { println(nope) }\n' >bad.mos

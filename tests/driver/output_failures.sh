@@ -3,15 +3,7 @@
 # fails (a full device, a closed pipe) ends with a runtime error naming the
 # failure and status 101, from main and from an actor; mosaicc itself exits
 # 2 with a message when what it writes to standard output fails.
-mosaicc=${MOSAICC:-./mosaicc}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-driver.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-check() {   # check DESCRIPTION CONDITION-STATUS
-    n=$((n + 1))
-    if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..7"
 cat >"$tmp/main.mos" <<'MOS'

@@ -2,15 +2,8 @@
 # outputs.sh — the driver never destroys its input and names every failure
 # to write an output (exit 2); a file named .mos gets a default output name;
 # a byte-order mark is skipped; bad runtime settings are reported.
-mosaicc=${MOSAICC:-./mosaicc}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-driver.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-n=0
-check() {   # check DESCRIPTION STATUS-OF-THE-CONDITION
-    n=$((n + 1))
-    if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
-}
 echo "1..12"
 printf 'def main() { println("hi") }\n' >a.mos
 cp a.mos a.orig
