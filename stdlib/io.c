@@ -206,19 +206,10 @@ void mos_write_file(MosString *path, MosString *s, const char *where)
                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
         file_error(where, "write", path, strerror(errno));
-    const char *p = s->bytes;
-    size_t n = (size_t)s->length;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int err = errno;
-            close(fd);
-            file_error(where, "write", path, strerror(err));
-        }
-        p += w;
-        n -= (size_t)w;
+    int err = rt_write_all(fd, s->bytes, (size_t)s->length);
+    if (err) {
+        close(fd);
+        file_error(where, "write", path, strerror(err));
     }
     if (close(fd) != 0)     /* NFS and full disks report here */
         file_error(where, "write", path, strerror(errno));
@@ -239,16 +230,7 @@ void mos_eprint(MosString *s, int32_t newline)
     if (newline)
         line[n++] = '\n';
     pthread_mutex_lock(&err_lock);
-    const char *p = line;
-    while (n > 0) {
-        ssize_t w = write(STDERR_FILENO, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            break;      /* nowhere left to report it */
-        p += w;
-        n -= (size_t)w;
-    }
+    (void)rt_write_all(STDERR_FILENO, line, n);   /* nowhere left to report a failure */
     pthread_mutex_unlock(&err_lock);
     free(line);
 }

@@ -68,18 +68,19 @@ static int claim_panic(void)
         pause();
 }
 
-static void write_all(int fd, const char *p, size_t n)
+int rt_write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return;
+            return errno;
         }
         p += w;
         n -= (size_t)w;
     }
+    return 0;
 }
 
 /* Appends src to buf (capacity cap, current length *len), cutting at the
@@ -103,7 +104,7 @@ static void report(const char *where, const char *message)
     append(line, cap, &len, "runtime error: ");
     append(line, cap, &len, message ? message : "(no message)");
     line[len++] = '\n';
-    write_all(STDERR_FILENO, line, len);
+    rt_write_all(STDERR_FILENO, line, len);
 }
 
 _Noreturn void mos_panic(const char *where, const char *message)
@@ -153,5 +154,5 @@ void rt_warn_env(const char *name, const char *value, const char *expected)
     int n = snprintf(line, sizeof line, "mosaic: warning: ignoring %s='%s': expected %s\n",
                      name, value, expected);
     if (n > 0)
-        write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        rt_write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

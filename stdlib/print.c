@@ -98,18 +98,11 @@ void rt_print_init(void)
  * stop printing for good rather than fail every later call. */
 static void write_through(const char *p, size_t n)
 {
-    while (n > 0) {
-        ssize_t w = write(STDOUT_FILENO, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (!out_closed)
-                out_errno = errno;  /* reported once the lock is released */
-            out_closed = 1;
-            return;
-        }
-        p += w;
-        n -= (size_t)w;
+    int err = rt_write_all(STDOUT_FILENO, p, n);
+    if (err) {
+        if (!out_closed)
+            out_errno = err;    /* reported once the lock is released */
+        out_closed = 1;
     }
 }
 

@@ -157,6 +157,10 @@ void rt_futex_wake(_Atomic uint32_t *word, int n);
  * program wins, as in mos_panic. */
 _Noreturn void rt_exit(int status);
 
+/* write(2)s all n bytes, again after EINTR and short writes; returns 0,
+ * or the errno of the write that failed.  Async-signal-safe. */
+int rt_write_all(int fd, const char *p, size_t n);
+
 /* Formats a message with printf and panics with it. */
 _Noreturn void rt_panicf(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
