@@ -92,13 +92,7 @@ MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b,
                           int64_t elem_size, int32_t elem_kind,
                           const char *where)
 {
-    not_null(xs, where);
-    if (a < 0 || a > xs->length)
-        rt_panicf(where, "index out of bounds: index %lld, length %lld",
-                  (long long)a, (long long)xs->length);
-    if (b < a || b > xs->length)
-        rt_panicf(where, "index out of bounds: slice %lld..%lld, length %lld",
-                  (long long)a, (long long)b, (long long)xs->length);
+    rt_check_slice(where, a, b, not_null(xs, where)->length);
     MosArray *r = mos_array_new(b - a, elem_size, elem_kind, where);
     memcpy(r->data, xs->data + a * elem_size, (size_t)((b - a) * elem_size));
     return r;

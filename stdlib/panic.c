@@ -139,6 +139,21 @@ _Noreturn void rt_panicf(const char *where, const char *fmt, ...)
     mos_panic(where, message);
 }
 
+_Noreturn void rt_out_of_bounds(const char *where, int64_t index, int64_t length)
+{
+    rt_panicf(where, "index out of bounds: index %lld, length %lld",
+              (long long)index, (long long)length);
+}
+
+void rt_check_slice(const char *where, int64_t a, int64_t b, int64_t length)
+{
+    if (a < 0 || a > length)
+        rt_out_of_bounds(where, a, length);
+    if (b < a || b > length)
+        rt_panicf(where, "index out of bounds: slice %lld..%lld, length %lld",
+                  (long long)a, (long long)b, (long long)length);
+}
+
 _Noreturn void rt_panic_from_signal(const char *where, const char *message)
 {
     if (claim_panic())

@@ -161,6 +161,13 @@ _Noreturn void rt_exit(int status);
  * or the errno of the write that failed.  Async-signal-safe. */
 int rt_write_all(int fd, const char *p, size_t n);
 
+/* "index out of bounds: index I, length N", the message codegen's checks
+ * build too. */
+_Noreturn void rt_out_of_bounds(const char *where, int64_t index, int64_t length);
+/* Panics unless 0 <= a <= b <= length, the bounds of slice(a, b) on a
+ * string or an array. */
+void rt_check_slice(const char *where, int64_t a, int64_t b, int64_t length);
+
 /* Formats a message with printf and panics with it. */
 _Noreturn void rt_panicf(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -23,28 +23,17 @@
 
 #include <string.h>
 
-static _Noreturn void out_of_bounds(const char *where, int64_t index,
-                                    int64_t length)
-{
-    rt_panicf(where, "index out of bounds: index %lld, length %lld",
-              (long long)index, (long long)length);
-}
-
 int64_t mos_string_byte(MosString *s, int64_t i, const char *where)
 {
     if ((uint64_t)i >= (uint64_t)s->length)
-        out_of_bounds(where, i, s->length);
+        rt_out_of_bounds(where, i, s->length);
     return (unsigned char)s->bytes[i];
 }
 
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
                             const char *where)
 {
-    if (a < 0 || a > s->length)
-        out_of_bounds(where, a, s->length);
-    if (b < a || b > s->length)
-        rt_panicf(where, "index out of bounds: slice %lld..%lld, length %lld",
-                  (long long)a, (long long)b, (long long)s->length);
+    rt_check_slice(where, a, b, s->length);
     if (a == 0 && b == s->length)
         return s;
     return rt_string_new(s->bytes + a, b - a);
