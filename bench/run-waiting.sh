@@ -87,12 +87,13 @@ run() {
 
 # measure THREADS PROGRAM ARG: the medians of RUNS runs, "seconds kib".
 measure() {
-  local r out times=() mems=()
+  local r out secs kib times=() mems=()
   for ((r = 1; r <= RUNS; r++)); do
     out=$(run "$@")
     [ -n "$out" ] || return
-    times+=("${out%% *}")
-    [ -n "${out#* }" ] && [ "${out#* }" != "$out" ] && mems+=("${out#* }")
+    read -r secs kib <<<"$out"
+    times+=("$secs")
+    [ -n "$kib" ] && mems+=("$kib")
   done
   echo "$(median "${times[@]}") $( [ ${#mems[@]} -gt 0 ] && median -d 0 "${mems[@]}")"
 }
@@ -119,41 +120,30 @@ if [ -n "${BUILT[chain]:-}" ]; then
     fi
   done
 fi
+# per_get_row CSVNAME "LABEL" THREADS PROGRAM "ARGS" GETS: one row of a
+# program whose wall time divided by GETS is the time per get.
+per_get_row() {
+  local name=$1 label=$2 t=$3 prog=$4 args=$5 gets=$6 a ta ka per
+  a=$(measure "$t" "$prog" "$args")
+  if [ -z "$a" ]; then rows+=("| $label | $t | fail | | |"); return; fi
+  read -r ta ka <<<"$a"
+  per=$(awk -v a="$ta" -v n="$gets" 'BEGIN { printf "%.3f µs", a * 1e6 / n }')
+  rows+=("| $label | $t | $(fmt_time "$ta") s | ${ka:-n/a} KiB | $per per get |")
+  echo "$name,$t,$args,$ta,${ka:-},$per" >>"$csv"
+}
+
 if [ -n "${BUILT[roundtrip]:-}" ]; then
   log "roundtrip: $ROUNDS gets x $RUNS"
   for t in 1 2; do
-    a=$(measure $t roundtrip $ROUNDS)
-    if [ -n "$a" ]; then
-      read -r ta ka <<<"$a"
-      per=$(awk -v a="$ta" -v n="$ROUNDS" 'BEGIN { printf "%.3f µs", a * 1e6 / n }')
-      rows+=("| $ROUNDS gets in a row, actor to actor | $t | $(fmt_time "$ta") s | ${ka:-n/a} KiB | $per per get |")
-      echo "roundtrip,$t,$ROUNDS,$ta,${ka:-},$per" >>"$csv"
-    else
-      rows+=("| $ROUNDS gets in a row, actor to actor | $t | fail | | |")
-    fi
+    per_get_row roundtrip "$ROUNDS gets in a row, actor to actor" $t roundtrip "$ROUNDS" "$ROUNDS"
   done
 fi
 if [ -n "${BUILT[deep]:-}" ]; then
   log "deep: $ROUNDS waits x $RUNS"
-  a=$(measure 1 deep $ROUNDS)
-  if [ -n "$a" ]; then
-    read -r ta ka <<<"$a"
-    per=$(awk -v a="$ta" -v n="$ROUNDS" 'BEGIN { printf "%.3f µs", a * 1e6 / n }')
-    rows+=("| a wait at each level of a recursion $ROUNDS deep | 1 | $(fmt_time "$ta") s | ${ka:-n/a} KiB | $per per get |")
-    echo "deep,1,$ROUNDS,$ta,${ka:-},$per" >>"$csv"
-  else
-    rows+=("| a wait at each level of a recursion $ROUNDS deep | 1 | fail | | |")
-  fi
+  per_get_row deep "a wait at each level of a recursion $ROUNDS deep" 1 deep "$ROUNDS" "$ROUNDS"
   d=$((ROUNDS / 10))
-  a=$(measure 1 deep "$d 3")
-  if [ -n "$a" ]; then
-    read -r ta ka <<<"$a"
-    per=$(awk -v a="$ta" -v n=$((3 * d)) 'BEGIN { printf "%.3f µs", a * 1e6 / n }')
-    rows+=("| three actors by turns, each waiting at each level of a recursion $d deep | 1 | $(fmt_time "$ta") s | ${ka:-n/a} KiB | $per per get |")
-    echo "deep3,1,$d,$ta,${ka:-},$per" >>"$csv"
-  else
-    rows+=("| three actors by turns, each waiting at each level of a recursion $d deep | 1 | fail | | |")
-  fi
+  per_get_row deep3 "three actors by turns, each waiting at each level of a recursion $d deep" \
+    1 deep "$d 3" $((3 * d))
 fi
 
 mosaic_version=$("$MOSAICC" --version 2>/dev/null | head -n 1 || true)
