@@ -29,6 +29,10 @@ now() {  # wall-clock seconds, with the finest fraction the shell offers
   if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi
 }
 
+elapsed() {  # elapsed T0 T1: the seconds from now's T0 to now's T1
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'
+}
+
 # median [-d DIGITS] NUMBER...: their median, with DIGITS decimals (6 unless
 # told; the layout tables time nanosecond loops and ask for 9).
 median() {

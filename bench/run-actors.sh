@@ -227,7 +227,7 @@ for b in $BENCHES; do
       elif [ "$line" != "${LINE[$k]}" ]; then
         notes+=("$(system_label $sys): $b printed '$line' after '${LINE[$k]}' in an earlier run")
       fi
-      TIMES[$k]="${TIMES[$k]:-} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+      TIMES[$k]="${TIMES[$k]:-} $(elapsed "$t0" "$t1")"
     done
   done
 done

@@ -147,7 +147,7 @@ for p in $PROGS; do
           notes+=("$p (counted) counted $rd reads, $wr writes after ${READS[$p]} reads, ${WRITES[$p]} writes in an earlier run")
         fi
       fi
-      TIMES[$k]="${TIMES[$k]:-} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+      TIMES[$k]="${TIMES[$k]:-} $(elapsed "$t0" "$t1")"
     done
   done
 done

@@ -81,7 +81,7 @@ for n in $SIZES; do
       t1=$(now)
       if [ $rc -ne 0 ]; then LINE[$k]=fail; notes+=("$sys n=$n failed with status $rc"); continue; fi
       LINE[$k]=$(tail -n 1 "$WORK/out")
-      TIMES[$k]="${TIMES[$k]:-} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+      TIMES[$k]="${TIMES[$k]:-} $(elapsed "$t0" "$t1")"
       [ -n "$GNU_TIME" ] && MEMS[$k]="${MEMS[$k]:-} $(tail -n 1 "$WORK/mem")"
     done
   done

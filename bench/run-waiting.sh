@@ -82,7 +82,7 @@ run() {
     return
   fi
   [ -n "$GNU_TIME" ] && kib=$(tail -n 1 "$WORK/$2.mem")
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $kib"
+  echo "$(elapsed "$t0" "$t1") $kib"
 }
 
 # measure THREADS PROGRAM ARG: the medians of RUNS runs, "seconds kib".
