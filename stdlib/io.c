@@ -31,8 +31,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gc.h>
-
 /* Read size: one system call per 64 KiB of input at most. */
 #define IN_CHUNK ((size_t)64 * 1024)
 
@@ -159,14 +157,12 @@ MosString *mos_read_file(MosString *path, const char *where)
     int fd = open(c_path(where, "read", path), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         file_error(where, "read", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        file_error(where, "read", path, strerror(EISDIR));
-    }
     /* Read into a malloc'd buffer of growing size: files in /proc say
-     * they are empty, pipes say nothing. */
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : IN_CHUNK, len = 0;
+     * they are empty, pipes say nothing; a directory fails its first read
+     * (EISDIR). */
+    struct stat st;
+    size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : IN_CHUNK;
+    size_t len = 0;
     char *buf = malloc(cap);
     for (;;) {
         if (!buf)
