@@ -180,10 +180,8 @@ static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc
             v[n] = LLVMBuildZExt(cg->b, v[n], cg->t_i32, "");
         n++;
     }
-    if (lowering[bi].kind == LOWER_INTRINSIC) {
-        CgFunc *fi = cg_intrinsic(cg, lowering[bi].intrinsic, cg->t_f64);
-        return cg_call(f, fi->type, fi->fn, v, n, tc_builtins[bi].name);
-    }
+    if (lowering[bi].kind == LOWER_INTRINSIC)   /* of one float */
+        return intrinsic1(f, lowering[bi].intrinsic, v[0], tc_builtins[bi].name);
     if (lowering[bi].kind == LOWER_RTW)
         v[n++] = cg_where(cg, loc);
     char result = *tc_builtin_result(tc_builtins[bi].sig);
