@@ -10,8 +10,14 @@
  * instrumentation.  A compound assignment loads and stores through the
  * same descriptor, so its checks are made once, at the load.
  *
- * Objects are LLVM structs (class.c); an array is a MosArray, its length
- * then its elements (mosaic_rt.h).  Both are reached by plain GEPs.  An
+ * Objects are LLVM structs (class.c), reached by plain GEPs.  An array is
+ * a MosArray header (mosaic_rt.h): its length, then a pointer to its
+ * elements, both of which a growing method (§9) changes.  So neither is
+ * marked invariant; each is loaded where it is used, with a TBAA kind of
+ * its own ("length", "data") that no element or field store can alias,
+ * which lets LLVM keep both in registers across a loop that only reads
+ * and writes elements — and reload them after any call, the only code
+ * that can grow an array.  A string's length never changes.  An
  * object in a pool is reached through its pool's cluster for the field,
  * with the layout's constants (pool.c): which it is, the instance's shapes
  * say (reach.c), never the running program.
@@ -24,7 +30,8 @@
 #include "../typecheck/effects.h"
 #include "../stdlib/mosaic_rt.h"
 
-_Static_assert(offsetof(MosArray, data) == 8, "elements start one word into a MosArray");
+_Static_assert(offsetof(MosArray, length) == 0 && offsetof(MosArray, data) == 8,
+               "generated code reads an array's length and data pointer at these offsets");
 
 /* ---- addresses ------------------------------------------------------------ */
 
@@ -35,27 +42,44 @@ LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd)
                                arena_printf("%s.addr", fd->name.text));
 }
 
-static LLVMValueRef elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx, const Type *elem)
+/* Where an array's elements are now. */
+LLVMValueRef cg_array_data(CgFn *f, LLVMValueRef arr)
 {
     Cg *cg = f->cg;
     LLVMValueRef off = LLVMConstInt(cg->t_i64, offsetof(MosArray, data), 0);
-    LLVMValueRef data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data");
-    return LLVMBuildInBoundsGEP2(cg->b, cg_mem_type(cg, elem), data, &idx, 1, "elem.addr");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data.addr");
+    LLVMValueRef data = LLVMBuildLoad2(cg->b, cg->t_ptr, slot, "data");
+    cg_tbaa_data(cg, data);
+    return data;
 }
 
-/* Marks a load of an immutable header word (array or string length): it
- * reads the same value wherever the object is reachable, so LLVM may keep
- * it across stores to elements. */
+static LLVMValueRef elem_addr(CgFn *f, LLVMValueRef arr, LLVMValueRef idx, const Type *elem)
+{
+    return LLVMBuildInBoundsGEP2(f->cg->b, cg_mem_type(f->cg, elem), cg_array_data(f, arr), &idx,
+                                 1, "elem.addr");
+}
+
+/* Marks a load of an immutable word (a string's length, a place's node):
+ * it reads the same value wherever the object is reachable, so LLVM may
+ * keep it across stores and calls. */
 void cg_mark_invariant(Cg *cg, LLVMValueRef load)
 {
     unsigned kind = LLVMGetMDKindIDInContext(cg->ctx, "invariant.load", 14);
     LLVMSetMetadata(load, kind, LLVMMDNodeInContext(cg->ctx, NULL, 0));
 }
 
-LLVMValueRef cg_length_word(CgFn *f, LLVMValueRef arr_or_string)
+LLVMValueRef cg_string_length(CgFn *f, LLVMValueRef s)
 {
-    LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, arr_or_string, "len");
+    LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, s, "len");
     cg_mark_invariant(f->cg, len);
+    cg_tbaa(f->cg, len, ty_int, true);
+    return len;
+}
+
+/* An array's length now (no check). */
+LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr)
+{
+    LLVMValueRef len = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, arr, "len");
     cg_tbaa(f->cg, len, ty_int, true);
     return len;
 }
@@ -131,7 +155,17 @@ void cg_access_check(CgFn *f, CgAccess *a)
     if (!a->null_known)
         cg_null_check(f, a->base, a->loc, null_message(a));
     if (a->kind == CG_ACC_ELEM && !a->in_bounds)
-        cg_bounds_check(f, a->index, cg_length_word(f, a->base), a->loc);
+        cg_bounds_check(f, a->index, cg_array_length(f, a->base), a->loc);
+}
+
+/* After code that may have changed the array's length or storage (a call
+ * in the value of `xs[i] += f()`): the store finds the element again, and
+ * checks the index against the length now. */
+void cg_access_recheck(CgAccess *a)
+{
+    a->addr = NULL;
+    a->checked = false;
+    a->null_known = true;       /* the same array, checked at the load */
 }
 
 /* The layout of the pool the accessed object lives in, or NULL. */
@@ -171,7 +205,7 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
     cg_access_check(f, a);
     count(f, a, EFF_READ);
     if (a->kind == CG_ACC_LENGTH)
-        return cg_length_word(f, a->base);
+        return cg_array_length(f, a->base);
     if (a->kind == CG_ACC_ELEM)
         return cg_load(f, address(f, a), a->type, true, name);
     LLVMValueRef v = LLVMBuildLoad2(cg->b, cg_mem_type(cg, a->type), address(f, a), name);

@@ -148,7 +148,7 @@ typedef struct Cg {
     /* type-based alias analysis: one scalar type per kind of memory cell
      * (see expr.c); access tags, created on first use */
     LLVMMetadataRef tbaa_root;
-    LLVMValueRef tbaa[5];
+    LLVMValueRef tbaa[6];
     CgMap tbaa_fields;          /* FieldDecl * -> its access tag */
 
     unsigned attr_nounwind, attr_noreturn, attr_cold, attr_noinline,
@@ -356,6 +356,8 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t);
 /* Marks a load or store with the TBAA tag of a memory cell of type t
  * (length: an array's or string's length word). */
 void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length);
+/* An array's data pointer: its own kind, so element stores never alias it. */
+void cg_tbaa_data(Cg *cg, LLVMValueRef inst);
 /* The same for an access to field fd: it aliases no other field. */
 void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 
@@ -380,10 +382,15 @@ CgAccess cg_length_access(LLVMValueRef arr, const Type *arr_type, Loc loc, const
 /* Emits the access's checks now (they are otherwise made by the first
  * load or store). */
 void cg_access_check(CgFn *f, CgAccess *a);
+void cg_access_recheck(CgAccess *a);
 LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name);
 void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value);
 /* The length word of an array or string (no checks). */
-LLVMValueRef cg_length_word(CgFn *f, LLVMValueRef arr_or_string);
+LLVMValueRef cg_string_length(CgFn *f, LLVMValueRef s);
+/* An array's length and its element storage as they are now: both change
+ * when the array grows or shrinks (LANGUAGE.md §9). */
+LLVMValueRef cg_array_length(CgFn *f, LLVMValueRef arr);
+LLVMValueRef cg_array_data(CgFn *f, LLVMValueRef arr);
 /* Address of field fd in object obj (no check). */
 LLVMValueRef cg_field_addr(CgFn *f, LLVMValueRef obj, FieldDecl *fd);
 

@@ -40,16 +40,19 @@ bool cg_known_nonnull(const Expr *e)
 
 /* Type-based alias analysis.  Every cell of the Mosaic heap has one type
  * for its whole life: an object field or array element is an int, a float,
- * a bool or a reference (string, object, array), and the first word of an
- * array or string is its length.  Telling LLVM so (scalar TBAA: one type
- * node per kind under a common root) lets it keep, say, an array's element
- * pointer in a register across a store to a float field.  Locals (allocas)
- * need no tags: mem2reg removes them. */
-void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length)
+ * a bool or a reference (string, object, array), the first word of an
+ * array or string is its length, and the second word of an array is where
+ * its elements are.  Telling LLVM so (scalar TBAA: one type node per kind
+ * under a common root) lets it keep, say, an array's element pointer in a
+ * register across a store to a float field.  Locals (allocas) need no
+ * tags: mem2reg removes them. */
+enum { TBAA_INT, TBAA_FLOAT, TBAA_BOOL, TBAA_REF, TBAA_LENGTH, TBAA_DATA };
+
+static void set_tbaa(Cg *cg, LLVMValueRef inst, int which)
 {
-    static const char *const names[5] = {"int", "float", "bool", "ref", "length"};
-    int which = length ? 4
-              : t->kind == TY_INT ? 0 : t->kind == TY_FLOAT ? 1 : t->kind == TY_BOOL ? 2 : 3;
+    static const char *const names[] = {"int", "float", "bool", "ref", "length", "data"};
+    _Static_assert(sizeof names / sizeof names[0] == sizeof cg->tbaa / sizeof cg->tbaa[0],
+                   "a TBAA tag per kind");
     LLVMContextRef c = cg->ctx;
     if (!cg->tbaa[which]) {
         if (!cg->tbaa_root) {
@@ -65,6 +68,18 @@ void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length)
         cg->tbaa[which] = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, tag_ops, 3));
     }
     LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(c, "tbaa", 4), cg->tbaa[which]);
+}
+
+void cg_tbaa(Cg *cg, LLVMValueRef inst, const Type *t, bool length)
+{
+    set_tbaa(cg, inst, length ? TBAA_LENGTH
+                     : t->kind == TY_INT ? TBAA_INT : t->kind == TY_FLOAT ? TBAA_FLOAT
+                     : t->kind == TY_BOOL ? TBAA_BOOL : TBAA_REF);
+}
+
+void cg_tbaa_data(Cg *cg, LLVMValueRef inst)
+{
+    set_tbaa(cg, inst, TBAA_DATA);
 }
 
 /* The TBAA tag of one field: a child of its kind's type, so it may alias
@@ -373,7 +388,7 @@ static LLVMValueRef field(CgFn *f, Expr *e)
         a = cg_length_access(obj, objx->type, at, e, cg_known_nonnull(objx));
         return cg_access_load(f, &a, "len");
     case RES_STRING_LENGTH:
-        return cg_length_word(f, obj);      /* strings are never null */
+        return cg_string_length(f, obj);    /* strings are never null */
     default:
         break;
     }
@@ -589,8 +604,7 @@ static LLVMValueRef array_literal(CgFn *f, Expr *e)
         LLVMSetGlobalConstant(data, 1);
         LLVMSetLinkage(data, LLVMPrivateLinkage);
         LLVMSetUnnamedAddress(data, LLVMGlobalUnnamedAddr);
-        LLVMValueRef off = LLVMConstInt(cg->t_i64, offsetof(MosArray, data), 0);
-        LLVMValueRef dst = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data");
+        LLVMValueRef dst = cg_array_data(f, arr);
         LLVMValueRef size = LLVMConstInt(cg->t_i64, LLVMABISizeOfType(cg->td, LLVMTypeOf(init)),
                                          0);
         LLVMBuildMemCpy(cg->b, dst, 8, data, 8, size);

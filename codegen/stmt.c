@@ -196,6 +196,8 @@ static void emit_assign(CgFn *f, Stmt *s)
         LLVMValueRef old = cg_access_load(f, &a, "old");
         LLVMValueRef r = cg_expr(f, value);
         cg_debug_loc(f, s->loc);
+        if (a.kind == CG_ACC_ELEM)
+            cg_access_recheck(&a);      /* the value's calls may have grown the array */
         v = cg_arith(f, s->u.assign.op, a.type, value->type, old, r, s->loc);
     } else {
         v = cg_expr(f, value);
@@ -307,16 +309,14 @@ static void emit_for_range(CgFn *f, Stmt *s)
     start_block(f, end_bb);
 }
 
-/* for x in arr { }
- * The array is evaluated once (iter slot) and must not be null; its length
- * is read once (lengths never change); elements are read without a bounds
- * check since 0 <= index < length. */
 /* The loop of `for x in ...`: the hidden index runs from 0 while it is
- * below `limit` (evaluated once, before), and at each turn `set` gives the
- * loop variable its value from the index. */
+ * below `limit` (evaluated once, before) and, when `live` is an array,
+ * below that array's length at each turn; `set` then gives the loop
+ * variable its value from the index. */
 typedef void (*SetLoopVar)(CgFn *f, Stmt *s, LLVMValueRef index, void *ctx);
 
-static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, SetLoopVar set, void *ctx)
+static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, LLVMValueRef live,
+                              SetLoopVar set, void *ctx)
 {
     Cg *cg = f->cg;
     LLVMValueRef index = cg_slot(f, s->u.for_in.index_sym);
@@ -330,8 +330,12 @@ static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, SetLoopVar s
 
     start_block(f, cond_bb);
     LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
-    LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, i, limit, "for.more"),
-                    body_bb, end_bb);
+    LLVMValueRef more = LLVMBuildICmp(cg->b, LLVMIntSLT, i, limit, "for.more");
+    if (live)
+        more = LLVMBuildAnd(cg->b, more,
+                            LLVMBuildICmp(cg->b, LLVMIntSLT, i, cg_array_length(f, live), ""),
+                            "for.more");
+    LLVMBuildCondBr(cg->b, more, body_bb, end_bb);
 
     start_block(f, body_bb);
     set(f, s, i, ctx);
@@ -376,13 +380,15 @@ static void emit_for_pool(CgFn *f, Stmt *s)
 {
     Expr *iterable = s->u.for_in.iterable;
     LLVMValueRef pool = cg_place_value(f, ty_home(iterable->type));
-    emit_indexed_loop(f, s, cg_pool_size(f, pool), set_pool_object, NULL);
+    emit_indexed_loop(f, s, cg_pool_size(f, pool), NULL, set_pool_object, NULL);
 }
 
 /* for x in arr { }
- * The array is evaluated once (iter slot) and must not be null; its length
- * is read once (lengths never change); elements are read without a bounds
- * check since 0 <= index < length. */
+ * The array is evaluated once (iter slot) and must not be null.  The loop
+ * visits index i while i is below both the length at the start and the
+ * length now (LANGUAGE.md §9: appended elements are not visited, and a
+ * loop over an array that shrinks ends early), so elements are read
+ * without a bounds check. */
 static void emit_for_in(CgFn *f, Stmt *s)
 {
     Cg *cg = f->cg;
@@ -395,12 +401,12 @@ static void emit_for_in(CgFn *f, Stmt *s)
     LLVMBuildStore(cg->b, arr, cg_slot(f, s->u.for_in.iter_sym));
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
-    LLVMValueRef len = cg_length_word(f, arr);
+    LLVMValueRef len = cg_array_length(f, arr);
     CgAccess a = cg_elem_access(arr, iterable->type, NULL, iterable->loc, s, true, true);
     /* --count-remote: where the array lives, found once */
     if (cg_counts(f, iterable->type))
         a.remote_node = cg_remote_node(f, arr, iterable->type);
-    emit_indexed_loop(f, s, len, set_array_element, &a);
+    emit_indexed_loop(f, s, len, arr, set_array_element, &a);
 }
 
 static void emit_stmt(CgFn *f, Stmt *s)

@@ -8,7 +8,7 @@
  *   int    int64_t          float  double         bool  i8 in memory (0/1)
  *   string MosString *      never NULL; immutable; `length` bytes at
  *                           `bytes` (see MosString)
- *   [T]    MosArray *       NULL is null; elements start at `data`, each
+ *   [T]    MosArray *       NULL is null; `length` elements at `data`, each
  *                           elem_size bytes (8 for everything but bool: 1)
  *   object pointer to a GC block of the class's fields in declaration
  *          order (codegen decides the struct); NULL is null
@@ -38,9 +38,18 @@ typedef struct MosString {
     MosStringBuffer *buffer;
 } MosString;
 
+/* An array (LANGUAGE.md §9: every array can grow).  Generated code reads
+ * `length` at offset 0 and `data` at offset 8; only the runtime changes
+ * them (array.c).  `data` first points just past the header, in the same
+ * block; growing replaces it with a block of its own, `capacity` elements
+ * long.  The element storage is never freed while anything points to it,
+ * so an address computed before a growth stays valid (if stale). */
 typedef struct MosArray {
     int64_t length;
-    char data[];    /* aligned to 8 */
+    char *data;             /* aligned to 8 */
+    int64_t capacity;       /* elements that fit at `data` */
+    int32_t elem_size;      /* 8, or 1 for bool */
+    int32_t elem_kind;      /* MOS_ELEM_* */
 } MosArray;
 
 /* elem_kind for mos_array_new */
@@ -91,6 +100,13 @@ double mos_parse_float(MosString *s, const char *where);
 MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b, int64_t elem_size,
                           int32_t elem_kind, const char *where);
 void mos_array_reverse(MosArray *xs, int64_t elem_size, const char *where);
+/* array.c: the methods that change the length.  An element crosses the
+ * ABI as a 64-bit word: an int, a float's bits, a bool's 0/1, a pointer. */
+void mos_array_push(MosArray *xs, int64_t value, const char *where);
+int64_t mos_array_pop(MosArray *xs, const char *where);
+void mos_array_insert(MosArray *xs, int64_t index, int64_t value, const char *where);
+int64_t mos_array_remove(MosArray *xs, int64_t index, const char *where);
+void mos_array_clear(MosArray *xs, const char *where);
 int64_t mos_array_index_of_word(MosArray *xs, int64_t v, const char *where);
 int64_t mos_array_index_of_float(MosArray *xs, double v, const char *where);
 int64_t mos_array_index_of_bool(MosArray *xs, int32_t v, const char *where);
