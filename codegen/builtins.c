@@ -233,6 +233,31 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
             return i;
         return LLVMBuildICmp(cg->b, LLVMIntSGE, i, LLVMConstInt(cg->t_i64, 0, 0), "found");
     }
+    case AM_PUSH: {
+        LLVMValueRef v[3] = {arr, cg_to_word(cg, cg_expr(f, args->items[0]), elem), where};
+        cg_call_rt(f, CG_RT_mos_array_push, v, 3, "");
+        return NULL;
+    }
+    case AM_POP: {
+        LLVMValueRef v[2] = {arr, where};
+        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_array_pop, v, 2, ""), elem, "popped");
+    }
+    case AM_INSERT: {
+        LLVMValueRef i = cg_expr(f, args->items[0]);
+        LLVMValueRef v[4] = {arr, i, cg_to_word(cg, cg_expr(f, args->items[1]), elem), where};
+        cg_call_rt(f, CG_RT_mos_array_insert, v, 4, "");
+        return NULL;
+    }
+    case AM_REMOVE: {
+        LLVMValueRef v[3] = {arr, cg_expr(f, args->items[0]), where};
+        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_array_remove, v, 3, ""), elem,
+                            "removed");
+    }
+    case AM_CLEAR: {
+        LLVMValueRef v[2] = {arr, where};
+        cg_call_rt(f, CG_RT_mos_array_clear, v, 2, "");
+        return NULL;
+    }
     default:
         break;
     }

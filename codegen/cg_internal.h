@@ -367,6 +367,10 @@ void cg_tbaa_field(Cg *cg, LLVMValueRef inst, const FieldDecl *fd);
 LLVMValueRef cg_builtin(CgFn *f, Expr *e);
 LLVMValueRef cg_builtin_method(CgFn *f, Expr *e);
 /* mos_array_new's elem_kind for an element type (MOS_ELEM_*). */
+/* A value to and from the 64-bit word the runtime's arrays and maps pass
+ * elements, keys and values as. */
+LLVMValueRef cg_to_word(Cg *cg, LLVMValueRef v, const Type *t);
+LLVMValueRef cg_from_word(Cg *cg, LLVMValueRef w, const Type *t, const char *name);
 int cg_elem_kind(const Type *elem);
 /* v (of type t: int, float, bool or string) as a string, as `+` makes it. */
 LLVMValueRef cg_to_string(CgFn *f, LLVMValueRef v, const Type *t);

@@ -534,6 +534,36 @@ static LLVMValueRef new_object(CgFn *f, Expr *e)
                    arena_printf("new.%s", k->name.text));
 }
 
+/* A value as the runtime's collections hold it (mosaic_rt.h): a 64-bit
+ * word, the int itself, a float's bits, a bool's 0/1, a pointer's address. */
+LLVMValueRef cg_to_word(Cg *cg, LLVMValueRef v, const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT:
+        return v;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "word");
+    case TY_BOOL:
+        return LLVMBuildZExt(cg->b, v, cg->t_i64, "word");
+    default:
+        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "word");
+    }
+}
+
+LLVMValueRef cg_from_word(Cg *cg, LLVMValueRef w, const Type *t, const char *name)
+{
+    switch (t->kind) {
+    case TY_INT:
+        return w;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, w, cg->t_f64, name);
+    case TY_BOOL:
+        return LLVMBuildICmp(cg->b, LLVMIntNE, w, LLVMConstInt(cg->t_i64, 0, 0), name);
+    default:
+        return LLVMBuildIntToPtr(cg->b, w, cg->t_ptr, name);
+    }
+}
+
 int cg_elem_kind(const Type *elem)
 {
     return elem->kind == TY_STRING ? MOS_ELEM_STRING

@@ -637,17 +637,6 @@ static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
         e->u.method_call.builtin = bi;
         return check_signature(c, bi, e->loc, &e->u.method_call.args, t);
     }
-    static const char *const growing[] = {"push", "pop", "insert", "remove", "clear"};
-    for (size_t i = 0; kind == BK_ARRAY_METHOD && i < sizeof growing / sizeof *growing; i++)
-        if (strcmp(m.text, growing[i]) == 0) {
-            /* LANGUAGE.md §9 defines them; arrays cannot grow yet */
-            diag_error(m.loc, DIAG_E0900, "'%s' on an array is not supported yet by "
-                       "this compiler", m.text);
-            diag_note(LOC_NONE, "arrays keep the length they are created with for now: "
-                      "allocate 'new [T](n)' with the length needed");
-            check_args_alone(c, &e->u.method_call.args);
-            return ty_error;
-        }
     diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
     const char *length = c->s_length;
     if (m.text == length || diag_closest(m.text, &length, 1)) {  /* `length`, or nearly */
