@@ -26,6 +26,7 @@
  */
 #include "cg_internal.h"
 #include "../support/assert.h"
+#include "../typecheck/effects.h"
 
 /* eprint(x), eprintln(x), eprintln(): the value as text, to stderr. */
 static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
@@ -154,10 +155,12 @@ static const struct {
 #define BUILTIN(id, name, sig, lower, effect) [id] = {lower},
 #define STRING_METHOD(id, name, sig, lower, effect) [id] = {lower},
 #define ARRAY_METHOD(id, name, sig, lower, effect) [id] = {lower},
+#define MAP_METHOD(id, name, sig, lower, effect) [id] = {lower},
 #include "../typecheck/builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
 #undef ARRAY_METHOD
+#undef MAP_METHOD
 #undef RT
 #undef RTW
 #undef INTRINSIC
@@ -200,6 +203,9 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     ExprVec *args = &e->u.method_call.args;
     const Type *elem = xs->type->elem;
     LLVMValueRef arr = cg_expr(f, xs);
+    cg_count_method(f, e, arr, xs,
+                    tc_builtins[e->u.method_call.builtin].effect == BE_RW_ARG0
+                        ? EFF_READ | EFF_WRITE : EFF_READ);
     LLVMValueRef size = LLVMConstInt(cg->t_i64,
                                      LLVMABISizeOfType(cg->td, cg_mem_type(cg, elem)), 0);
     LLVMValueRef where = cg_where(cg, e->loc);
@@ -268,6 +274,8 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
 LLVMValueRef cg_builtin_method(CgFn *f, Expr *e)
 {
     int bi = e->u.method_call.builtin;
+    if (tc_builtins[bi].kind == BK_MAP_METHOD)
+        return cg_map_method(f, e);
     if (lowering[bi].kind == LOWER_INLINE)
         return array_method(f, e);
     return by_table(f, bi, e->u.method_call.object, &e->u.method_call.args, e->loc);

@@ -284,7 +284,7 @@ LLVMValueRef cg_pool_value(CgFn *f, PoolDecl *pd);
 /* ---- remote.c ---------------------------------------------------------- */
 
 /* Are accesses to a value of type t counted (--count-remote, a passive
- * object or an array)? */
+ * object, an array or a map)? */
 bool cg_counts(CgFn *f, const Type *t);
 /* The node the object or array ptr (of type t) lives on. */
 LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t);
@@ -292,8 +292,26 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t);
  * `node`, recorded as the site of ast_node (effects.h's key). */
 void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,
                      unsigned kinds);
+/* A call of an array's or a map's method (`call`, its receiver obj, the
+ * value of objx): one access of `kinds` when counted, after a null check
+ * (the node is read from the receiver). */
+void cg_count_method(CgFn *f, const Expr *call, LLVMValueRef obj, const Expr *objx,
+                     unsigned kinds);
 /* Defines mos_remote_table (after every body). */
 void cg_emit_remote_table(Cg *cg);
+
+/* ---- maps.c ------------------------------------------------------------ */
+
+/* new Map<K, V> and {k: v, ...} */
+LLVMValueRef cg_new_map(CgFn *f, Expr *e);
+/* m[k] */
+LLVMValueRef cg_map_index(CgFn *f, Expr *e);
+/* m[k] = v, m[k] op= v */
+void cg_map_assign(CgFn *f, Stmt *s);
+/* m.size of the map m (e is the EX_FIELD) */
+LLVMValueRef cg_map_size(CgFn *f, Expr *e, LLVMValueRef m);
+/* m.name(args) */
+LLVMValueRef cg_map_method(CgFn *f, Expr *e);
 
 /* ---- pool.c ------------------------------------------------------------ */
 

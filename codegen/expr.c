@@ -30,6 +30,7 @@ bool cg_known_nonnull(const Expr *e)
 {
     switch (e->kind) {
     case EX_THIS: case EX_NEW: case EX_NEW_ARRAY: case EX_ARRAY_LIT: case EX_STRING:
+    case EX_NEW_MAP: case EX_MAP_LIT:
         return true;
     case EX_NAME:       /* the variable of `for o in P` */
         return e->u.name.res == RES_LOCAL && e->u.name.sym && e->u.name.sym->never_null;
@@ -135,7 +136,7 @@ LLVMValueRef cg_default_value(Cg *cg, const Type *t)
     case TY_FLOAT:  return LLVMConstReal(cg->t_f64, 0.0);
     case TY_BOOL:   return LLVMConstInt(cg->t_i1, 0, 0);
     case TY_STRING: return cg->empty_string;
-    case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_FUT:
+    case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_MAP: case TY_FUT:
         return LLVMConstNull(cg->t_ptr);
     default:
         break;
@@ -389,6 +390,8 @@ static LLVMValueRef field(CgFn *f, Expr *e)
         return cg_access_load(f, &a, "len");
     case RES_STRING_LENGTH:
         return cg_string_length(f, obj);    /* strings are never null */
+    case RES_MAP_SIZE:
+        return cg_map_size(f, e, obj);
     default:
         break;
     }
@@ -404,6 +407,8 @@ static LLVMValueRef index_expr(CgFn *f, Expr *e)
         cg_debug_loc(f, e->loc);
         return cg_pool_index(f, cg_place_value(f, ty_home(arrx->type)), idx, e->loc);
     }
+    if (arrx->type->kind == TY_MAP)         /* m[k] */
+        return cg_map_index(f, e);
     LLVMValueRef arr = cg_expr(f, arrx);
     LLVMValueRef idx = cg_expr(f, e->u.index.index);
     cg_debug_loc(f, e->loc);
@@ -692,6 +697,9 @@ static LLVMValueRef expr(CgFn *f, Expr *e)
     }
     case EX_ARRAY_LIT:
         return array_literal(f, e);
+    case EX_NEW_MAP:
+    case EX_MAP_LIT:
+        return cg_new_map(f, e);
     case EX_SEND:
         return cg_send(f, e, true);
     case EX_GET:

@@ -5,6 +5,7 @@ mosaicc_SOURCES += \
 	codegen/codegen.h codegen/cg_internal.h \
 	codegen/module.c \
 	codegen/map.c \
+	codegen/maps.c \
 	codegen/emit.c \
 	codegen/expr.c \
 	codegen/builtins.c \

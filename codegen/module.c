@@ -34,7 +34,7 @@
 bool cg_is_pointer(const Type *t)
 {
     switch (t->kind) {
-    case TY_STRING: case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_FUT:
+    case TY_STRING: case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_MAP: case TY_FUT:
         return true;
     default:
         return false;
@@ -48,7 +48,7 @@ LLVMTypeRef cg_type(Cg *cg, const Type *t)
     case TY_INT:    return cg->t_i64;
     case TY_FLOAT:  return cg->t_f64;
     case TY_BOOL:   return cg->t_i1;
-    case TY_STRING: case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_FUT:
+    case TY_STRING: case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_MAP: case TY_FUT:
         return cg->t_ptr;
     case TY_ERROR: case TY_POOL:
         break;

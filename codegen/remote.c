@@ -1,11 +1,13 @@
 /* remote.c — the instrumentation of --count-remote (LANGUAGE.md §5).
  *
  * Each field or element access the program makes (a read or write of a
- * passive object's field, an array element or length, an element a for
- * loop reads, a field initialiser's store) becomes, under --count-remote,
+ * passive object's field, an array element or length, a map's entry or
+ * size, an element or key a for loop reads, a method of an array or a map,
+ * a field initialiser's store) becomes, under --count-remote,
  * a call mos_cr_access(node, site, write) just before the load or store,
  * once the null check has passed: `node` is where the object or array
- * lives (a passive object's first stored place, an array's node word),
+ * lives (a passive object's first stored place, an array's node word, a
+ * map's node field),
  * `site` the index of the access in the module's mos_remote_table, which
  * records the access's line and whether the effect pass predicted it
  * remote.  The prediction is read from the effect pass's own record of the
@@ -25,13 +27,15 @@
 #include "../typecheck/effects.h"
 #include "../stdlib/mosaic_rt.h"
 
-/* The node of a passive object (of class cls) or of an array. */
-static LLVMValueRef node_of(CgFn *f, LLVMValueRef ptr, ClassDecl *cls)
+/* The node of a passive object (of class cls), an array or a map. */
+static LLVMValueRef node_of(CgFn *f, LLVMValueRef ptr, const Type *t)
 {
     Cg *cg = f->cg;
-    if (cls)
-        return cg_load_place_field(f, ptr, cls, 0);
-    LLVMValueRef off = LLVMConstInt(cg->t_i64, (unsigned long long)-8, 1);
+    if (t->kind == TY_CLASS)
+        return cg_load_place_field(f, ptr, t->cls, 0);
+    /* an array's node word is just before it; a map's is its second word */
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, t->kind == TY_MAP ? 8 : (unsigned long long)-8,
+                                    1);
     LLVMValueRef addr = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, ptr, &off, 1, "node.addr");
     LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, addr, "node");
     cg_tbaa(cg, v, ty_int, true);
@@ -42,7 +46,8 @@ bool cg_counts(CgFn *f, const Type *t)
 {
     if (!f->cg->opt->count_remote || !t)
         return false;
-    return t->kind == TY_ARRAY || (t->kind == TY_CLASS && !t->cls->is_active);
+    return t->kind == TY_ARRAY || t->kind == TY_MAP ||
+           (t->kind == TY_CLASS && !t->cls->is_active);
 }
 
 LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
@@ -50,7 +55,17 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
     /* an object in a pool lives on the pool's node */
     if (t->kind == TY_CLASS && f->inst && cg_shape_of(f->inst, ty_home(t)))
         return cg_pool_node(f, cg_place_value(f, ty_home(t)));
-    return node_of(f, ptr, t->kind == TY_CLASS ? t->cls : NULL);
+    return node_of(f, ptr, t);
+}
+
+void cg_count_method(CgFn *f, const Expr *call, LLVMValueRef obj, const Expr *objx,
+                     unsigned kinds)
+{
+    if (!cg_counts(f, objx->type))
+        return;
+    if (!cg_known_nonnull(objx))
+        cg_null_check(f, obj, call->loc, "null dereference: a method of a null value");
+    cg_count_access(f, call, call->loc, cg_remote_node(f, obj, objx->type), kinds);
 }
 
 void cg_count_access(CgFn *f, const void *ast_node, Loc loc, LLVMValueRef node,

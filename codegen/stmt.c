@@ -180,6 +180,10 @@ static void emit_assign(CgFn *f, Stmt *s)
     }
     case EX_INDEX: {
         Expr *arrx = t->u.index.object;
+        if (arrx->type->kind == TY_MAP) {
+            cg_map_assign(f, s);
+            return;
+        }
         ASSERT(arrx->type->kind == TY_ARRAY, "the checker refuses assignment to a pool element (E0401)");
         LLVMValueRef arr = cg_expr(f, arrx);
         LLVMValueRef idx = cg_expr(f, t->u.index.index);
@@ -312,8 +316,9 @@ static void emit_for_range(CgFn *f, Stmt *s)
 /* The loop of `for x in ...`: the hidden index runs from 0 while it is
  * below `limit` (evaluated once, before) and, when `live` is an array,
  * below that array's length at each turn; `set` then gives the loop
- * variable its value from the index. */
-typedef void (*SetLoopVar)(CgFn *f, Stmt *s, LLVMValueRef index, void *ctx);
+ * variable its value from the index, and may return a condition under
+ * which this turn is skipped (NULL: never). */
+typedef LLVMValueRef (*SetLoopVar)(CgFn *f, Stmt *s, LLVMValueRef index, void *ctx);
 
 static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, LLVMValueRef live,
                               SetLoopVar set, void *ctx)
@@ -338,7 +343,12 @@ static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, LLVMValueRef
     LLVMBuildCondBr(cg->b, more, body_bb, end_bb);
 
     start_block(f, body_bb);
-    set(f, s, i, ctx);
+    LLVMValueRef skip = set(f, s, i, ctx);
+    if (skip) {
+        LLVMBasicBlockRef visit_bb = new_block(f, "for.visit");
+        LLVMBuildCondBr(cg->b, skip, step_bb, visit_bb);
+        start_block(f, visit_bb);
+    }
     push_loop(f, end_bb, step_bb);
     emit_block(f, s->u.for_in.body);
     f->loops.len--;
@@ -353,23 +363,69 @@ static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, LLVMValueRef
 }
 
 /* o = the object number index + 1 */
-static void set_pool_object(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
+static LLVMValueRef set_pool_object(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
 {
     (void)ctx;
     Cg *cg = f->cg;
     Sym *var = s->u.for_in.sym;
     LLVMValueRef n = LLVMBuildNUWAdd(cg->b, i, LLVMConstInt(cg->t_i64, 1, 0), "number");
     LLVMBuildStore(cg->b, LLVMBuildIntToPtr(cg->b, n, cg->t_ptr, var->name), cg_slot(f, var));
+    return NULL;
 }
 
 /* x = arr[index], known in bounds; ctx is the array's CgAccess template */
-static void set_array_element(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
+static LLVMValueRef set_array_element(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
 {
     CgAccess a = *(CgAccess *)ctx;
     a.index = i;
     Sym *var = s->u.for_in.sym;
     LLVMValueRef x = cg_access_load(f, &a, var->name);
     cg_store(f, x, cg_slot(f, var), a.type, false);
+    return NULL;
+}
+
+/* The keys of `for k in m`, taken when the loop starts. */
+typedef struct MapLoop {
+    LLVMValueRef map, keys, node;
+    const Type *type;
+} MapLoop;
+
+/* k = keys[index]; skipped when m no longer has it */
+static LLVMValueRef set_map_key(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
+{
+    Cg *cg = f->cg;
+    MapLoop *ml = ctx;
+    Sym *var = s->u.for_in.sym;
+    const Type *key = ml->type->key;
+    LLVMValueRef addr = LLVMBuildInBoundsGEP2(cg->b, cg_mem_type(cg, key),
+                                              cg_array_data(f, ml->keys), &i, 1, "key.addr");
+    LLVMValueRef k = cg_load(f, addr, key, true, var->name);
+    cg_store(f, k, cg_slot(f, var), key, false);
+    if (ml->node)
+        cg_count_access(f, s, s->u.for_in.iterable->loc, ml->node, EFF_READ);
+    LLVMValueRef args[3] = {ml->map, cg_to_word(cg, k, key),
+                            cg_where(cg, s->u.for_in.iterable->loc)};
+    LLVMValueRef has = cg_call_rt(f, CG_RT_mos_map_has, args, 3, "present");
+    return LLVMBuildICmp(cg->b, LLVMIntEQ, has, LLVMConstInt(cg->t_i32, 0, 0), "removed");
+}
+
+/* for k in m { }
+ * LANGUAGE.md §9: the keys present when the loop starts, in the map's
+ * order, skipping any removed meanwhile — so the loop walks a snapshot
+ * of the keys (m.keys()) and asks the map about each. */
+static void emit_for_map(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Expr *iterable = s->u.for_in.iterable;
+    LLVMValueRef m = cg_expr(f, iterable);
+    LLVMBuildStore(cg->b, m, cg_slot(f, s->u.for_in.iter_sym));
+    if (!cg_known_nonnull(iterable))
+        cg_null_check(f, m, iterable->loc, "null dereference: iterating over a null map");
+    LLVMValueRef args[2] = {m, cg_where(cg, iterable->loc)};
+    MapLoop ml = {m, cg_call_rt(f, CG_RT_mos_map_keys, args, 2, "keys"), NULL, iterable->type};
+    if (cg_counts(f, iterable->type))
+        ml.node = cg_remote_node(f, m, iterable->type);
+    emit_indexed_loop(f, s, cg_array_length(f, ml.keys), NULL, set_map_key, &ml);
 }
 
 /* for o in P { }
@@ -395,6 +451,10 @@ static void emit_for_in(CgFn *f, Stmt *s)
     Expr *iterable = s->u.for_in.iterable;
     if (iterable->type->kind == TY_POOL) {
         emit_for_pool(f, s);
+        return;
+    }
+    if (iterable->type->kind == TY_MAP) {
+        emit_for_map(f, s);
         return;
     }
     LLVMValueRef arr = cg_expr(f, iterable);

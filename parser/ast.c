@@ -194,6 +194,21 @@ Expr *ast_new_array(Loc loc, TypeExpr *elem, Expr *length)
     return e;
 }
 
+Expr *ast_new_map(Loc loc, TypeExpr *map_type)
+{
+    Expr *e = new_expr(EX_NEW_MAP, loc);
+    e->u.new_map.map_type = map_type;
+    return e;
+}
+
+Expr *ast_map_lit(Loc loc, ExprVec keys, ExprVec values)
+{
+    Expr *e = new_expr(EX_MAP_LIT, loc);
+    e->u.map_lit.keys = keys;
+    e->u.map_lit.values = values;
+    return e;
+}
+
 Expr *ast_array_lit(Loc loc, ExprVec elems)
 {
     Expr *e = new_expr(EX_ARRAY_LIT, loc);
@@ -337,6 +352,18 @@ TypeExpr *ast_type_fut(Loc loc, TypeExpr *elem)
 {
     TypeExpr *t = new_type(TE_FUT, loc);
     t->elem = elem;
+    return t;
+}
+
+TypeExpr *ast_type_map(Loc loc, TypeExpr *key, TypeExpr *value, PlaceExpr *place)
+{
+    TypeExpr *t = new_type(TE_MAP, loc);
+    t->key = key;
+    t->elem = value;
+    if (place) {
+        VEC_PUSH(t->places, place);
+        t->has_places = true;
+    }
     return t;
 }
 

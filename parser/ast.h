@@ -80,6 +80,7 @@ typedef enum TypeExprKind {
     TE_UNIT,    /* unit */
     TE_ARRAY,   /* [T] or [T]<p> */
     TE_FUT,     /* Fut<T> */
+    TE_MAP,     /* Map<K, V> or Map<K, V><p> */
     TE_POOL,    /* pool C (parameter type only) */
 } TypeExprKind;
 
@@ -88,9 +89,10 @@ struct TypeExpr {
     Loc loc;
     Name name;          /* TE_NAMED, TE_POOL: the type or class name */
     PlaceVec places;    /* TE_NAMED: place arguments (empty if none written);
-                           TE_ARRAY: zero or one place */
+                           TE_ARRAY, TE_MAP: zero or one place */
     bool has_places;    /* a `<...>` list was written (even if empty) */
-    TypeExpr *elem;     /* TE_ARRAY, TE_FUT */
+    TypeExpr *elem;     /* TE_ARRAY, TE_FUT; TE_MAP: the value type */
+    TypeExpr *key;      /* TE_MAP: the key type */
     Type *resolved;     /* checker: the Type this denotes */
 };
 
@@ -116,6 +118,8 @@ typedef enum ExprKind {
     EX_NEW,         /* new C, new C(args), new C<p, ...>(args) */
     EX_NEW_ARRAY,   /* new [T](n) */
     EX_ARRAY_LIT,   /* [e, e, ...] */
+    EX_NEW_MAP,     /* new Map<K, V> */
+    EX_MAP_LIT,     /* {k: v, k: v, ...} or {} */
 } ExprKind;
 
 typedef enum UnaryOp {
@@ -143,6 +147,7 @@ typedef enum Resolution {
     RES_BUILTIN,    /* a built-in function: builtin (typecheck/builtins.def) */
     RES_CONVERT,    /* int(x) or float(x): builtin */
     RES_ARRAY_LENGTH,   /* a.length */
+    RES_MAP_SIZE,       /* m.size */
     RES_STRING_LENGTH,  /* s.length */
     RES_POOL_SIZE,      /* P.size */
     RES_POOL,       /* a pool name: pool */
@@ -213,6 +218,8 @@ struct Expr {
         } new_obj;
         struct { TypeExpr *elem; Expr *length; } new_array;
         struct { ExprVec elems; } array_lit;
+        struct { TypeExpr *map_type; } new_map;                 /* a TE_MAP */
+        struct { ExprVec keys; ExprVec values; } map_lit;       /* as many of each */
     } u;
 };
 
@@ -413,6 +420,8 @@ Expr *ast_index(Loc loc, Expr *object, Expr *index);
 Expr *ast_new(Loc loc, TypeExpr *class_type, ExprVec args, bool has_parens);
 Expr *ast_new_array(Loc loc, TypeExpr *elem, Expr *length);
 Expr *ast_array_lit(Loc loc, ExprVec elems);
+Expr *ast_new_map(Loc loc, TypeExpr *map_type);
+Expr *ast_map_lit(Loc loc, ExprVec keys, ExprVec values);
 
 Stmt *ast_let(Loc loc, Name name, bool is_var, TypeExpr *type, Expr *init);
 Stmt *ast_assign(Loc loc, Expr *target, bool compound, BinaryOp op, Expr *value);
@@ -431,6 +440,7 @@ TypeExpr *ast_type_named(Loc loc, Name name, PlaceVec places, bool has_places);
 TypeExpr *ast_type_unit(Loc loc);
 TypeExpr *ast_type_array(Loc loc, TypeExpr *elem, PlaceExpr *place /* or NULL */);
 TypeExpr *ast_type_fut(Loc loc, TypeExpr *elem);
+TypeExpr *ast_type_map(Loc loc, TypeExpr *key, TypeExpr *value, PlaceExpr *place /* or NULL */);
 TypeExpr *ast_type_pool(Loc loc, Name class_name);
 
 PlaceExpr *ast_place(Loc loc, PlaceKind kind, const char *name, int64_t node);

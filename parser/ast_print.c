@@ -123,6 +123,15 @@ static void print_type(FILE *out, const TypeExpr *t)
         print_type(out, t->elem);
         fputc('>', out);
         break;
+    case TE_MAP:
+        fputs("Map<", out);
+        print_type(out, t->key);
+        fputs(", ", out);
+        print_type(out, t->elem);
+        fputc('>', out);
+        if (t->has_places)
+            print_places(out, &t->places);
+        break;
     case TE_POOL:
         fprintf(out, "pool %s", t->name.text);
         break;
@@ -254,6 +263,22 @@ static void print_expr(FILE *out, const Expr *e)
     case EX_ARRAY_LIT:
         fputs("(array", out);
         print_args(out, &e->u.array_lit.elems);
+        fputc(')', out);
+        break;
+    case EX_NEW_MAP:
+        fputs("(new-map ", out);
+        print_type(out, e->u.new_map.map_type);
+        fputc(')', out);
+        break;
+    case EX_MAP_LIT:
+        fputs("(map", out);
+        for (size_t i = 0; i < e->u.map_lit.keys.len; i++) {
+            fputs(" (", out);
+            print_expr(out, e->u.map_lit.keys.items[i]);
+            fputc(' ', out);
+            print_expr(out, e->u.map_lit.values.items[i]);
+            fputc(')', out);
+        }
         fputc(')', out);
         break;
     }

@@ -71,6 +71,14 @@ static void walk_children(AstWalk *w, Expr *e)
         for (size_t i = 0; i < e->u.array_lit.elems.len; i++)
             ast_walk_expr(w, e->u.array_lit.elems.items[i]);
         return;
+    case EX_NEW_MAP:
+        return;
+    case EX_MAP_LIT:
+        for (size_t i = 0; i < e->u.map_lit.keys.len; i++) {
+            ast_walk_expr(w, e->u.map_lit.keys.items[i]);
+            ast_walk_expr(w, e->u.map_lit.values.items[i]);
+        }
+        return;
     }
 }
 

@@ -168,6 +168,7 @@ static Expr *check_int(Expr *e);
     bool flag;
     BinaryOp binop;
     EffectClause effect_kind;
+    struct { ExprVec keys, values; } entries;
 }
 
 %token <ident> IDENT "identifier"
@@ -194,6 +195,7 @@ static Expr *check_int(Expr *e);
 %token PLUS "'+'" MINUS "'-'" STAR "'*'" SLASH "'/'" PERCENT "'%'"
 %token AMP "'&'" PIPE "'|'" CARET "'^'" SHL "'<<'" SHR "'>>'"
 %token PLACE_LT "'<' (place list)" FUT_LT "'Fut<'" ANGLE_CLOSE "closing '>'"
+%token MAP_LT "'Map<'" MAP_LBRACE "'{' (map literal)"
 
 /* Loosest first (LANGUAGE.md §3).  NEW_BARE < LPAREN: see primary. */
 %left OR
@@ -214,6 +216,8 @@ static Expr *check_int(Expr *e);
 %type <name> name
 %type <expr> expr postfix primary opt_init
 %type <exprs> args expr_list
+%type <entries> map_entries
+%type <type> map_type
 %type <stmt> stmt block if_stmt simple_stmt
 %type <stmts> items
 %type <type> type opt_type opt_result class_type
@@ -406,7 +410,15 @@ type
     | LBRACK type RBRACK PLACE_LT place ANGLE_CLOSE
         { $$ = ast_type_array(@$, $2, literal_place(ps, $5)); }
     | FUT_LT type ANGLE_CLOSE               { $$ = ast_type_fut(@$, $2); }
+    | map_type
+    | map_type PLACE_LT place ANGLE_CLOSE
+        { $$ = $1; VEC_PUSH($$->places, literal_place(ps, $3)); $$->has_places = true;
+          $$->loc.end = @4.end; }
     | POOL name                             { $$ = ast_type_pool(@$, $2); }
+    ;
+
+map_type
+    : MAP_LT type COMMA type ANGLE_CLOSE    { $$ = ast_type_map(@$, $2, $4, NULL); }
     ;
 
 class_type
@@ -529,6 +541,8 @@ expr
 postfix
     : primary
     | postfix DOT name                      { $$ = ast_field(@$, $1, $3); }
+    | postfix DOT GET       /* m.get(k, d): a method, though `get` is a keyword */
+        { $$ = ast_field(@$, $1, mk_name(intern_cstr("get"), @3)); }
     | postfix LPAREN args RPAREN            { $$ = ast_call(@$, $1, $3); }
     | postfix BANG name LPAREN args RPAREN  { $$ = ast_send(@$, $1, $3, $5); }
     | postfix LBRACK expr RBRACK            { $$ = ast_index(@$, $1, $3); }
@@ -554,6 +568,19 @@ primary
     | NEW class_type LPAREN args RPAREN     { $$ = ast_new(@$, $2, $4, true); }
     | NEW LBRACK type RBRACK LPAREN expr RPAREN
         { $$ = ast_new_array(@$, $3, $6); }
+    | NEW map_type %prec NEW_BARE           { $$ = ast_new_map(@$, $2); }
+    | NEW map_type LPAREN RPAREN            { $$ = ast_new_map(@$, $2); }
+    | MAP_LBRACE RBRACE                     { $$ = ast_map_lit(@$, (ExprVec){0}, (ExprVec){0}); }
+    | MAP_LBRACE map_entries RBRACE         { $$ = ast_map_lit(@$, $2.keys, $2.values); }
+    | MAP_LBRACE map_entries COMMA RBRACE   { $$ = ast_map_lit(@$, $2.keys, $2.values); }
+    ;
+
+map_entries
+    : expr COLON expr
+        { $$.keys = (ExprVec){0}; $$.values = (ExprVec){0};
+          VEC_PUSH($$.keys, $1); VEC_PUSH($$.values, $3); }
+    | map_entries COMMA expr COLON expr
+        { $$ = $1; VEC_PUSH($$.keys, $3); VEC_PUSH($$.values, $5); }
     ;
 
 args

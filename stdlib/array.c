@@ -171,14 +171,16 @@ static void vacate(MosArray *xs, int64_t i)
 
 void mos_array_push(MosArray *xs, int64_t value, const char *where)
 {
-    reserve(not_null(xs, where), xs->length + 1, where);
+    not_null(xs, where);
+    reserve(xs, xs->length + 1, where);
     put(xs, xs->length, value);
     xs->length++;
 }
 
 int64_t mos_array_pop(MosArray *xs, const char *where)
 {
-    if (not_null(xs, where)->length == 0)
+    not_null(xs, where);
+    if (xs->length == 0)
         rt_panicf(where, "index out of bounds: pop from an empty array");
     int64_t last = xs->length - 1;
     int64_t v = get(xs, last);
@@ -189,7 +191,8 @@ int64_t mos_array_pop(MosArray *xs, const char *where)
 
 void mos_array_insert(MosArray *xs, int64_t index, int64_t value, const char *where)
 {
-    if (index < 0 || index > not_null(xs, where)->length)
+    not_null(xs, where);
+    if (index < 0 || index > xs->length)
         rt_out_of_bounds(where, index, xs->length);
     reserve(xs, xs->length + 1, where);
     size_t size = (size_t)xs->elem_size;
@@ -201,7 +204,8 @@ void mos_array_insert(MosArray *xs, int64_t index, int64_t value, const char *wh
 
 int64_t mos_array_remove(MosArray *xs, int64_t index, const char *where)
 {
-    if (index < 0 || index >= not_null(xs, where)->length)
+    not_null(xs, where);
+    if (index < 0 || index >= xs->length)
         rt_out_of_bounds(where, index, xs->length);
     int64_t v = get(xs, index);
     size_t size = (size_t)xs->elem_size;

@@ -21,7 +21,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/sched.c \
 	stdlib/context.c \
 	stdlib/alloc.c \
-	stdlib/array.c \
+	stdlib/array.c stdlib/map.c \
 	stdlib/string.c \
 	stdlib/text.c \
 	stdlib/sort.c \

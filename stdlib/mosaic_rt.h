@@ -59,6 +59,18 @@ enum {
     MOS_ELEM_STRING = 2,    /* strings: "" */
 };
 
+/* A map (LANGUAGE.md §9, map.c): generated code reads its size at offset 0
+ * and, under --count-remote, its node at offset 8; the rest is the
+ * runtime's.  Keys and values cross the ABI as 64-bit words, like array
+ * elements; key_kind says how keys hash and compare. */
+typedef struct MosMap MosMap;
+
+enum {
+    MOS_KEY_INT = 0,
+    MOS_KEY_BOOL = 1,
+    MOS_KEY_STRING = 2,
+};
+
 /* Provided by the compiled program. */
 int64_t mos_program_main(MosArray *args);
 
@@ -107,6 +119,18 @@ int64_t mos_array_pop(MosArray *xs, const char *where);
 void mos_array_insert(MosArray *xs, int64_t index, int64_t value, const char *where);
 int64_t mos_array_remove(MosArray *xs, int64_t index, const char *where);
 void mos_array_clear(MosArray *xs, const char *where);
+
+/* map.c */
+MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, int64_t node,
+                    const char *where);
+int64_t mos_map_get(MosMap *m, int64_t key, const char *where);
+int64_t mos_map_get_or(MosMap *m, int64_t key, int64_t otherwise, const char *where);
+int32_t mos_map_has(MosMap *m, int64_t key, const char *where);
+void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where);
+int32_t mos_map_remove(MosMap *m, int64_t key, const char *where);
+void mos_map_clear(MosMap *m, const char *where);
+MosArray *mos_map_keys(MosMap *m, const char *where);
+MosArray *mos_map_values(MosMap *m, const char *where);
 int64_t mos_array_index_of_word(MosArray *xs, int64_t v, const char *where);
 int64_t mos_array_index_of_float(MosArray *xs, double v, const char *where);
 int64_t mos_array_index_of_bool(MosArray *xs, int32_t v, const char *where);

@@ -68,7 +68,7 @@ typedef struct Checker {
     size_t noverrides;
     bool in_field_type;     /* resolving a field's type (`here` refused) */
     bool in_param_type;     /* resolving a parameter's type (`pool C` allowed) */
-    bool refused_fut_class; /* the program declares `class Fut` (E0102) */
+    bool refused_fut_class; /* the program declares `class Fut` or `class Map` (E0102) */
     Type *result;           /* result type of `func` */
     int nlocals;            /* slots allocated so far in `func` */
     int loop_depth;         /* enclosing while/for loops, for break/continue */
@@ -79,7 +79,7 @@ typedef struct Checker {
 
     /* Interned names the rules compare against. */
     const char *s_int, *s_float, *s_bool, *s_string, *s_fut;
-    const char *s_length, *s_init, *s_main, *s_home, *s_here, *s_aos, *s_soa, *s_size;
+    const char *s_length, *s_init, *s_main, *s_home, *s_here, *s_aos, *s_soa, *s_size, *s_map;
     const char *builtin_names[BI_COUNT];
 } Checker;
 

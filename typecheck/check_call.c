@@ -53,14 +53,15 @@ static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *
 {
     if (!want || !got || want->kind != got->kind)
         return;
-    if ((want->kind == TY_CLASS && want->cls == got->cls) || want->kind == TY_ARRAY) {
+    if ((want->kind == TY_CLASS && want->cls == got->cls) || want->kind == TY_ARRAY ||
+        want->kind == TY_MAP) {
         for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++) {
             Place *p = want->places[i];
             if (p->tag == PL_PARAM && p->func == f && !tc_subst_lookup(s, p))
                 tc_subst_add(s, p, got->places[i]);
         }
     }
-    if (want->kind == TY_ARRAY || want->kind == TY_FUT)
+    if (want->kind == TY_ARRAY || want->kind == TY_FUT || want->kind == TY_MAP)
         infer_places(f, want->elem, got->elem, s);
 }
 
@@ -74,7 +75,8 @@ static bool mentions_open_place(FuncDecl *f, const Type *t, const Subst *s)
         if (p->tag == PL_PARAM && p->func == f && !tc_subst_lookup(s, p))
             return true;
     }
-    return (t->kind == TY_ARRAY || t->kind == TY_FUT) && mentions_open_place(f, t->elem, s);
+    return (t->kind == TY_ARRAY || t->kind == TY_FUT || t->kind == TY_MAP) &&
+           mentions_open_place(f, t->elem, s);
 }
 
 /* Does the written type te give no place where `want` (its resolved,
@@ -86,7 +88,8 @@ static bool default_place_mismatch(const TypeExpr *te, const Type *want, const T
         return false;
     if (te->kind == TE_NAMED && want->kind == TY_CLASS)
         return !te->has_places && want->places[0] != got->places[0];
-    if (te->kind == TE_ARRAY && want->kind == TY_ARRAY)
+    if ((te->kind == TE_ARRAY && want->kind == TY_ARRAY) ||
+        (te->kind == TE_MAP && want->kind == TY_MAP))
         return te->places.len == 0 && want->places[0] != got->places[0];
     return false;
 }
@@ -261,6 +264,10 @@ static const char *letter_name(char letter)
     case 'A': return "[int], [float] or [string]";
     case 'e': return "the element type";
     case 'R': return "a new array of the same type";
+    case 'k': return "the key type";
+    case 'v': return "the value type";
+    case 'K': return "a new array of the keys";
+    case 'V': return "a new array of the values";
     default:  return ty_name(letter_type(letter));
     }
 }
@@ -312,12 +319,24 @@ static void note_signature(int bi)
     char r = sig_result(b->sig);
     const char *what = b->kind == BK_STRING_METHOD  ? "string method"
                        : b->kind == BK_ARRAY_METHOD ? "array method"
+                       : b->kind == BK_MAP_METHOD   ? "map method"
                                                     : "built-in";
     if (r == 'u')
         diag_note(LOC_NONE, "%s '%s' takes %s", what, b->name, takes);
     else
         diag_note(LOC_NONE, "%s '%s' takes %s and returns '%s'", what, b->name, takes,
                   letter_name(r));
+}
+
+/* The type of a parameter or result letter that follows the receiver
+ * (e, k, v), or of a plain one. */
+static Type *receiver_letter_type(char letter, const Type *receiver)
+{
+    switch (letter) {
+    case 'e': case 'v': return receiver->elem;
+    case 'k': return receiver->key;
+    default:  return letter_type(letter);
+    }
 }
 
 /* The type of a result letter; a new array is at the default place of
@@ -327,11 +346,11 @@ static Type *result_type(Checker *c, char letter, Type *receiver)
 {
     if (letter == 'S')
         return ty_array(ty_string, tc_default_place(c));
-    if (letter == 'e')
-        return receiver->elem;
-    if (letter == 'R')
+    if (letter == 'R' || letter == 'V')
         return ty_array(receiver->elem, tc_default_place(c));
-    Type *t = letter_type(letter);
+    if (letter == 'K')
+        return ty_array(receiver->key, tc_default_place(c));
+    Type *t = receiver_letter_type(letter, receiver);
     return t ? t : ty_error;
 }
 
@@ -452,7 +471,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args, Type *r
             check_array_arg(c, a, bi, letters[i]);
             break;
         default:
-            if (!tc_expect(c, a, letters[i] == 'e' ? receiver->elem : letter_type(letters[i])))
+            if (!tc_expect(c, a, receiver_letter_type(letters[i], receiver)))
                 note_signature(bi);
             break;
         }
@@ -628,7 +647,27 @@ static bool receiver_unusable(Checker *c, Expr *e, Type *t)
     return true;
 }
 
-// expr = expr "." name "(" args ")"   (a string's or an array's: builtins.def)
+static NameList methods_of(Checker *c, BuiltinKind kind)
+{
+    NameList names = {0};
+    for (int i = 0; i < BI_COUNT; i++)
+        if (tc_builtins[i].kind == kind)
+            VEC_PUSH(names, c->builtin_names[i]);
+    return names;
+}
+
+/* "the methods of maps are 'get', 'has', ..." */
+static void note_methods(Checker *c, BuiltinKind kind)
+{
+    NameList names = methods_of(c, kind);
+    const char *list = "";
+    for (size_t i = 0; i < names.len; i++)
+        list = arena_printf("%s%s'%s'", list, i ? ", " : "", names.items[i]);
+    diag_note(LOC_NONE, "the methods of %s are %s", kind == BK_STRING_METHOD ? "strings"
+              : kind == BK_MAP_METHOD ? "maps" : "arrays", list);
+}
+
+// expr = expr "." name "(" args ")"   (a string's, array's or map's: builtins.def)
 static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
 {
     Name m = e->u.method_call.method;
@@ -637,25 +676,26 @@ static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
         e->u.method_call.builtin = bi;
         return check_signature(c, bi, e->loc, &e->u.method_call.args, t);
     }
-    diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
-    const char *length = c->s_length;
-    if (m.text == length || diag_closest(m.text, &length, 1)) {  /* `length`, or nearly */
-        diag_note(LOC_NONE, "'length' is not a method: write '.length' without '()'");
+    BuiltinKind other = kind == BK_ARRAY_METHOD ? BK_MAP_METHOD
+                      : kind == BK_MAP_METHOD   ? BK_ARRAY_METHOD : kind;
+    if (other != kind && tc_find_builtin(c, m.text, other) >= 0) {
+        /* LANGUAGE.md §9: a method of the other kind of collection */
+        diag_error(m.loc, DIAG_E0200, "'%s' is %s method, and this is a '%s'", m.text,
+                   other == BK_MAP_METHOD ? "a map" : "an array", ty_name(t));
+        note_methods(c, kind);
         check_args_alone(c, &e->u.method_call.args);
         return ty_error;
     }
-    NameList cands = {0};
-    for (int i = 0; i < BI_COUNT; i++)
-        if (tc_builtins[i].kind == kind)
-            VEC_PUSH(cands, c->builtin_names[i]);
-    if (!diag_closest(m.text, cands.items, cands.len)) {
-        /* nothing close: name them all */
-        const char *list = "";
-        for (size_t i = 0; i < cands.len; i++)
-            list = arena_printf("%s%s'%s'", list, i ? ", " : "", cands.items[i]);
-        diag_note(LOC_NONE, "the methods of %s are %s", kind == BK_STRING_METHOD
-                  ? "strings" : "arrays", list);
+    diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
+    const char *length = kind == BK_MAP_METHOD ? c->s_size : c->s_length;
+    if (m.text == length || diag_closest(m.text, &length, 1)) {  /* `length`, or nearly */
+        diag_note(LOC_NONE, "'%s' is not a method: write '.%s' without '()'", length, length);
+        check_args_alone(c, &e->u.method_call.args);
+        return ty_error;
     }
+    NameList cands = methods_of(c, kind);
+    if (!diag_closest(m.text, cands.items, cands.len))
+        note_methods(c, kind);      /* nothing close: name them all */
     tc_suggest(m.text, &cands);
     check_args_alone(c, &e->u.method_call.args);
     return ty_error;
@@ -675,6 +715,8 @@ Type *tc_method_call(Checker *c, Expr *e)
         return builtin_method(c, e, t, BK_STRING_METHOD);
     if (t->kind == TY_ARRAY)
         return builtin_method(c, e, t, BK_ARRAY_METHOD);
+    if (t->kind == TY_MAP)
+        return builtin_method(c, e, t, BK_MAP_METHOD);
     if (t->kind != TY_CLASS) {
         diag_error(m.loc, DIAG_E0103, "no method '%s' on type '%s'", m.text, ty_name(t));
         if (t->kind == TY_FUT)

@@ -39,7 +39,7 @@ Type *tc_param_type(const Param *p)
 static bool is_builtin_type_name(Checker *c, const char *name)
 {
     return name == c->s_int || name == c->s_float || name == c->s_bool ||
-           name == c->s_string || name == c->s_fut;
+           name == c->s_string || name == c->s_fut || name == c->s_map;
 }
 
 /* ---- pass 1: collect top-level names ------------------------------------ */
@@ -71,7 +71,8 @@ static void collect(Checker *c)
         case DECL_CLASS:
             name = d->u.cls && !is_builtin_type_name(c, d->u.cls->name.text)
                        ? d->u.cls->name.text : NULL;
-            if (d->u.cls && d->u.cls->name.text == c->s_fut)
+            if (d->u.cls && (d->u.cls->name.text == c->s_fut ||
+                             d->u.cls->name.text == c->s_map))
                 c->refused_fut_class = true;
             break;
         case DECL_POOL:
@@ -450,6 +451,7 @@ static void init_names(Checker *c)
     c->s_bool = intern_cstr("bool");
     c->s_string = intern_cstr("string");
     c->s_fut = intern_cstr("Fut");
+    c->s_map = intern_cstr("Map");
     c->s_length = intern_cstr("length");
     c->s_init = intern_cstr("init");
     c->s_main = intern_cstr("main");

@@ -74,7 +74,8 @@ static void explain_found_place(Checker *c, const Expr *e, const Type *got)
         const FieldDecl *f = e->u.name.field;
         diag_note(f->name.loc, "field '%s' is a '%s'", f->name.text, ty_show(got));
     } else if ((e->kind == EX_NEW && !e->u.new_obj.class_type->has_places) ||
-               e->kind == EX_NEW_ARRAY || e->kind == EX_ARRAY_LIT) {
+               e->kind == EX_NEW_ARRAY || e->kind == EX_ARRAY_LIT ||
+               e->kind == EX_NEW_MAP || e->kind == EX_MAP_LIT) {
         diag_note(e->loc, "an allocation that names no place is at the default place "
                   "of this code, '%s'", tc_place_name(tc_default_place(c)));
     }
@@ -88,7 +89,8 @@ static bool mentions_opaque(const Type *t)
     for (uint32_t i = 0; i < t->nplaces; i++)
         if (t->places[i]->tag == PL_UNKNOWN && t->places[i] != tc_place_unknown())
             return true;
-    return (t->kind == TY_ARRAY || t->kind == TY_FUT) && mentions_opaque(t->elem);
+    return (t->kind == TY_ARRAY || t->kind == TY_FUT || t->kind == TY_MAP) &&
+           mentions_opaque(t->elem);
 }
 
 void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
@@ -298,7 +300,8 @@ static Type *check_binary(Checker *c, Expr *e)
     Type *l = tc_value(c, e->u.binary.left, NULL);
     /* `xs == []`: the left side tells an empty literal its type. */
     bool eq = e->u.binary.op == BIN_EQ || e->u.binary.op == BIN_NE;
-    Type *r = tc_value(c, e->u.binary.right, eq && l->kind == TY_ARRAY ? l : NULL);
+    Type *r = tc_value(c, e->u.binary.right,
+                       eq && (l->kind == TY_ARRAY || l->kind == TY_MAP) ? l : NULL);
     return tc_binary_type(e->u.binary.op, l, r, e->loc);
 }
 
@@ -383,15 +386,21 @@ static Type *check_field(Checker *c, Expr *e)
             return ty_int;
         }
         break;
+    case TY_MAP:
+        if (n == c->s_size) {
+            e->u.field.res = RES_MAP_SIZE;
+            return ty_int;
+        }
+        break;
     default:
         break;
     }
     diag_error(nloc, DIAG_E0103, "no field '%s' on type '%s'", n, ty_name(t));
     if (t->kind == TY_FUT)
         diag_note(LOC_NONE, "a future has no fields: 'get' it to wait for its value");
-    if (t->kind == TY_ARRAY || t->kind == TY_STRING) {
+    if (t->kind == TY_ARRAY || t->kind == TY_STRING || t->kind == TY_MAP) {
         NameList cands = {0};
-        VEC_PUSH(cands, c->s_length);
+        VEC_PUSH(cands, t->kind == TY_MAP ? c->s_size : c->s_length);
         tc_suggest(n, &cands);
     }
     return ty_error;
@@ -406,17 +415,78 @@ static Type *check_index(Checker *c, Expr *e)
                    "this expression has type 'unit' and gives no value");
         t = ty_error;
     }
-    if (e->u.index.index)
-        tc_expect(c, e->u.index.index, ty_int);
+    if (e->u.index.index)     /* m[k] takes a key, everything else an int */
+        tc_expect(c, e->u.index.index, t->kind == TY_MAP ? t->key : ty_int);
     if (t->kind == TY_ERROR)
         return ty_error;
-    if (t->kind == TY_ARRAY)
+    if (t->kind == TY_ARRAY || t->kind == TY_MAP)
         return t->elem;
     if (t->kind == TY_POOL)
         return tc_pool_elem_type(t);
     diag_error(e->u.index.object->loc, DIAG_E0200, "cannot index a value of type '%s'",
                ty_name(t));
     return ty_error;
+}
+
+/* ---- maps (LANGUAGE.md §9) --------------------------------------------------- */
+
+// expr = "new" "Map" "<" type "," type ">"
+static Type *check_new_map(Checker *c, Expr *e)
+{
+    return tc_resolve_type(c, e->u.new_map.map_type, true);
+}
+
+// expr = "{" [ expr ":" expr { "," expr ":" expr } ] "}"
+// Typed from the context, else from the first entry, as an array literal
+// is; allocated at the default place.
+static Type *check_map_lit(Checker *c, Expr *e, Type *expected)
+{
+    ExprVec *keys = &e->u.map_lit.keys, *values = &e->u.map_lit.values;
+    if (expected && expected->kind == TY_MAP) {
+        for (size_t i = 0; i < keys->len; i++) {
+            tc_expect(c, keys->items[i], expected->key);
+            tc_expect(c, values->items[i], expected->elem);
+        }
+        return ty_map(expected->key, expected->elem, tc_default_place(c));
+    }
+    if (keys->len == 0 || (expected && expected->kind == TY_ERROR)) {
+        if (keys->len == 0 && !(expected && expected->kind == TY_ERROR)) {
+            diag_error(e->loc, DIAG_E0200, "cannot infer the type of an empty map literal");
+            diag_note(LOC_NONE, "give the type, e.g. 'let m: Map<string, int> = {}'");
+        }
+        for (size_t i = 0; i < keys->len; i++) {
+            tc_value(c, keys->items[i], NULL);
+            tc_value(c, values->items[i], NULL);
+        }
+        return ty_error;
+    }
+    Type *key = tc_value(c, keys->items[0], NULL);
+    Type *value = tc_value(c, values->items[0], NULL);
+    bool ok = key->kind != TY_ERROR && value->kind != TY_ERROR;
+    if (key->kind != TY_ERROR && !ty_is_map_key(key)) {
+        diag_error(keys->items[0]->loc, DIAG_E0200, "a map key cannot be of type '%s'",
+                   ty_name(key));
+        diag_note(LOC_NONE, "map keys are 'int', 'string' or 'bool' (compared by value)");
+        ok = false;
+    }
+    if (value->kind == TY_NULL) {
+        diag_error(values->items[0]->loc, DIAG_E0200, "cannot infer the value type of a map "
+                   "literal from 'null'");
+        diag_note(LOC_NONE, "give the type, e.g. 'let m: Map<int, C> = {1: null}'");
+        ok = false;
+    }
+    for (size_t i = 1; i < keys->len; i++) {
+        if (!ok) {
+            tc_value(c, keys->items[i], NULL);
+            tc_value(c, values->items[i], NULL);
+            continue;
+        }
+        bool key_ok = tc_expect(c, keys->items[i], key);
+        if (!tc_expect(c, values->items[i], value) || !key_ok)
+            diag_note(LOC_NONE, "the first entry makes this a 'Map<%s, %s>'", ty_name(key),
+                      ty_name(value));
+    }
+    return ok ? ty_map(key, value, tc_default_place(c)) : ty_error;
 }
 
 /* ---- arrays ------------------------------------------------------------------ */
@@ -581,6 +651,12 @@ Type *tc_expr(Checker *c, Expr *e, Type *expected)
         break;
     case EX_ARRAY_LIT:
         t = check_array_lit(c, e, expected);
+        break;
+    case EX_NEW_MAP:
+        t = check_new_map(c, e);
+        break;
+    case EX_MAP_LIT:
+        t = check_map_lit(c, e, expected);
         break;
     }
     e->type = t ? t : ty_error;

@@ -142,6 +142,10 @@ static Type *check_target(Checker *c, Expr *t)
         case RES_STRING_LENGTH:
             diag_error(t->loc, DIAG_E0203, "cannot assign to 'length': it is read-only");
             return ty_error;
+        case RES_MAP_SIZE:
+            diag_error(t->loc, DIAG_E0203, "cannot assign to 'size': it is read-only");
+            diag_note(LOC_NONE, "a map's size changes as entries are added and removed");
+            return ty_error;
         case RES_POOL_SIZE:
             diag_error(t->loc, DIAG_E0401, "cannot assign to a pool's 'size': it counts the "
                        "objects allocated in it");
@@ -219,7 +223,7 @@ static void check_for_range(Checker *c, Stmt *s)
     tc_scope_pop(c);
 }
 
-// stmt = "for" name "in" expr block        (an array or a pool)
+// stmt = "for" name "in" expr block        (an array, a map or a pool)
 static void check_for_in(Checker *c, Stmt *s)
 {
     Expr *it = s->u.for_in.iterable;
@@ -227,6 +231,8 @@ static void check_for_in(Checker *c, Stmt *s)
     Type *elem = ty_error;
     if (t->kind == TY_ARRAY) {
         elem = t->elem;
+    } else if (t->kind == TY_MAP) {
+        elem = t->key;                  /* `for k in m`: its keys, in order */
     } else if (t->kind == TY_POOL) {
         elem = tc_pool_elem_type(t);    /* `for o in P`: its objects, in order */
     } else if (t->kind != TY_ERROR) {

@@ -164,7 +164,7 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
 
     TopEntry *top = tc_top(c, name);
     if (!top || !top->cls) {
-        if (name == c->s_fut && c->refused_fut_class)
+        if ((name == c->s_fut || name == c->s_map) && c->refused_fut_class)
             return ty_error;    /* `class Fut` was refused (E0102): no echoes */
         if (report) {
             if (top && (top->func || top->pool)) {
@@ -217,6 +217,32 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
     return ty_class(cls, ps, n);
 }
 
+// type = "Map" "<" type "," type ">" [ "<" place ">" ]
+static Type *resolve_map(Checker *c, TypeExpr *te, bool report)
+{
+    Type *key = tc_resolve_type(c, te->key, report);
+    Type *value = tc_resolve_type(c, te->elem, report);
+    Place *at = te->places.len > 0 ? tc_resolve_place(c, te->places.items[0], report)
+                                   : tc_default_place(c);
+    bool ok = key->kind != TY_ERROR && value->kind != TY_ERROR;
+    if (key->kind != TY_ERROR && !ty_is_map_key(key)) {
+        if (report) {
+            diag_error(te->key->loc, DIAG_E0200, "a map key cannot be of type '%s'",
+                       ty_name(key));
+            diag_note(LOC_NONE, "map keys are 'int', 'string' or 'bool' (compared by value)%s",
+                      key->kind == TY_FLOAT ? "; a float key could be 'int' or 'string'"
+                                              " instead" : "");
+        }
+        ok = false;
+    }
+    if (value->kind == TY_UNIT) {
+        if (report)
+            diag_error(te->elem->loc, DIAG_E0200, "a map cannot have values of type 'unit'");
+        ok = false;
+    }
+    return ok ? ty_map(key, value, at) : ty_error;
+}
+
 Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
 {
     if (!te)
@@ -247,6 +273,9 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
         }
         break;
     }
+    case TE_MAP:
+        t = resolve_map(c, te, report);
+        break;
     case TE_FUT: {
         // type = "Fut" "<" type ">"      (T may be unit)
         Type *elem = tc_resolve_type(c, te->elem, report);

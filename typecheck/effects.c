@@ -168,11 +168,12 @@ static bool access_site(Walk *w, Expr *e, unsigned kinds)
     case EX_FIELD:
         // access = expr "." name
         if (e->u.field.res == RES_FIELD || e->u.field.res == RES_ARRAY_LENGTH ||
-            e->u.field.res == RES_POOL_SIZE)
+            e->u.field.res == RES_MAP_SIZE || e->u.field.res == RES_POOL_SIZE)
             site(w, e, e->u.field.field.loc, home_of(e->u.field.object), kinds);
         return true;
     case EX_INDEX:
-        // access = expr "[" expr "]"   (an array's element, or a pool's object)
+        // access = expr "[" expr "]"   (an array's element, a map's entry, or a
+        //                               pool's object)
         site(w, e, e->loc, home_of(e->u.index.object), kinds);
         return true;
     default:
@@ -181,13 +182,16 @@ static bool access_site(Walk *w, Expr *e, unsigned kinds)
 }
 
 /* The effect of built-in bi (builtins.def) on the place of its first
- * argument or receiver. */
+ * argument or receiver.  A method of an array or a map is a site of its
+ * own, which --count-remote counts once per call (codegen/builtins.c). */
 static void builtin_site(Walk *w, Expr *e, int bi, Expr *arg0)
 {
     BuiltinEffect eff = tc_builtins[bi].effect;
     if (eff == BE_NONE)
         return;
-    site(w, NULL, e->loc, home_of(arg0), eff == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
+    bool method = tc_builtins[bi].kind == BK_ARRAY_METHOD || tc_builtins[bi].kind == BK_MAP_METHOD;
+    site(w, method ? e : NULL, e->loc, home_of(arg0),
+         eff == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
 }
 
 /* After a node's operands: its own sites and edges. */
@@ -235,6 +239,8 @@ static void walk_expr_after(AstWalk *aw, Expr *e)
     }
     case EX_NEW_ARRAY:
     case EX_ARRAY_LIT:
+    case EX_NEW_MAP:
+    case EX_MAP_LIT:
         site(w, e, e->loc, ty_home(e->type), EFF_WRITE);
         return;
     default:
@@ -265,10 +271,12 @@ static bool walk_stmt_before(AstWalk *aw, Stmt *s)
         return false;
     }
     case ST_FOR_IN: {
-        // stmt = "for" name "in" expr block   (reads the array's elements)
+        // stmt = "for" name "in" expr block   (reads the array's elements, the
+        //                                      map's keys)
         Expr *it = s->u.for_in.iterable;
         ast_walk_expr(aw, it);
-        if (it->type && (it->type->kind == TY_ARRAY || it->type->kind == TY_POOL))
+        if (it->type && (it->type->kind == TY_ARRAY || it->type->kind == TY_MAP ||
+                         it->type->kind == TY_POOL))
             site(w, s, it->loc, ty_home(it->type), EFF_READ);
         ast_walk_stmt(aw, s->u.for_in.body);
         return false;

@@ -239,6 +239,11 @@ Type *tc_subst_type(const Subst *s, Type *t)
         Place *p = tc_subst_place(s, t->places[0]);
         return elem == t->elem && p == t->places[0] ? t : ty_array(elem, p);
     }
+    case TY_MAP: {
+        Type *value = tc_subst_type(s, t->elem);
+        Place *p = tc_subst_place(s, t->places[0]);
+        return value == t->elem && p == t->places[0] ? t : ty_map(t->key, value, p);
+    }
     case TY_FUT: {
         Type *elem = tc_subst_type(s, t->elem);
         return elem == t->elem ? t : ty_fut(elem);
@@ -259,6 +264,9 @@ Type *tc_open_type(Type *t)
         /* the array's own place only: a `?` in its element type says the
          * elements may each be anywhere, which is not one unknown node */
         return t->places[0] == tc_place_unknown() ? ty_array(t->elem, tc_place_opaque()) : t;
+    case TY_MAP:
+        return t->places[0] == tc_place_unknown() ? ty_map(t->key, t->elem, tc_place_opaque())
+                                                  : t;
     default:
         return t;
     }

@@ -2,7 +2,7 @@
  *
  * The simple types (error, unit, int, float, bool, string, null) are one
  * static object each, so `t == ty_int` and `t->kind == TY_INT` agree.
- * Composite types (classes, arrays, futures, pools) are allocated in the
+ * Composite types (classes, arrays, maps, futures, pools) are allocated in the
  * arena on demand and compared structurally by ty_equal: they are small,
  * and not interning them keeps this module free of tables.  Class types
  * are equal when they name the same ClassDecl (nominal typing) at the same
@@ -40,10 +40,13 @@ const BuiltinSpec tc_builtins[BI_COUNT] = {
     [id] = {name, sig, BK_STRING_METHOD, BE_##effect},
 #define ARRAY_METHOD(id, name, sig, lowering, effect) \
     [id] = {name, sig, BK_ARRAY_METHOD, BE_##effect},
+#define MAP_METHOD(id, name, sig, lowering, effect) \
+    [id] = {name, sig, BK_MAP_METHOD, BE_##effect},
 #include "builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
 #undef ARRAY_METHOD
+#undef MAP_METHOD
 };
 
 const char *tc_builtin_result(const char *sig)
@@ -79,9 +82,22 @@ static Type *with_home(Type *t, Place *home)
 
 Type *ty_array(Type *elem, Place *place) { return with_home(make(TY_ARRAY, NULL, elem), place); }
 
+Type *ty_map(Type *key, Type *value, Place *place)
+{
+    Type *t = with_home(make(TY_MAP, NULL, value), place);
+    t->key = key;
+    return t;
+}
+
+bool ty_is_map_key(const Type *t)
+{
+    return t->kind == TY_INT || t->kind == TY_STRING || t->kind == TY_BOOL;
+}
+
 Place *ty_home(const Type *t)
 {
-    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_POOL) &&
+    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_MAP ||
+                 t->kind == TY_POOL) &&
                    t->nplaces ? t->places[0] : NULL;
 }
 Type *ty_fut(Type *elem) { return make(TY_FUT, NULL, elem); }
@@ -108,6 +124,8 @@ static bool same(const Type *a, const Type *b, bool places)
     case TY_ARRAY:
     case TY_FUT:
         return same(a->elem, b->elem, places);
+    case TY_MAP:
+        return same(a->key, b->key, places) && same(a->elem, b->elem, places);
     default:
         return true;    /* the simple kinds carry nothing else */
     }
@@ -118,7 +136,8 @@ bool ty_same_shape(const Type *a, const Type *b) { return same(a, b, false); }
 
 bool ty_is_reference(const Type *t)
 {
-    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_FUT);
+    return t && (t->kind == TY_CLASS || t->kind == TY_ARRAY || t->kind == TY_MAP ||
+                 t->kind == TY_FUT);
 }
 
 bool ty_assignable(const Type *from, const Type *to)
@@ -129,10 +148,12 @@ bool ty_assignable(const Type *from, const Type *to)
         return true;
     if (from->kind == TY_NULL)
         return ty_is_reference(to);
-    if ((from->kind != TY_CLASS && from->kind != TY_ARRAY) || from->kind != to->kind ||
-        from->cls != to->cls || from->nplaces != to->nplaces)
+    if ((from->kind != TY_CLASS && from->kind != TY_ARRAY && from->kind != TY_MAP) ||
+        from->kind != to->kind || from->cls != to->cls || from->nplaces != to->nplaces)
         return false;
-    if (from->kind == TY_ARRAY && !ty_equal(from->elem, to->elem))
+    if ((from->kind == TY_ARRAY || from->kind == TY_MAP) && !ty_equal(from->elem, to->elem))
+        return false;
+    if (from->kind == TY_MAP && !ty_equal(from->key, to->key))
         return false;
     for (uint32_t i = 0; i < from->nplaces; i++) {
         Place *p = from->places[i], *q = to->places[i];
@@ -175,6 +196,9 @@ static const char *name(const Type *t, bool places)
     case TY_ARRAY:
         return arena_printf("[%s]%s", name(t->elem, places), place_list(t, places));
     case TY_FUT:    return arena_printf("Fut<%s>", name(t->elem, places));
+    case TY_MAP:
+        return arena_printf("Map<%s, %s>%s", name(t->key, places), name(t->elem, places),
+                            place_list(t, places));
     case TY_POOL:
         return arena_printf("pool %s",
                             t->cls && t->cls->name.text ? t->cls->name.text : "<class>");

@@ -36,14 +36,16 @@ typedef enum TypeKind {
     TY_ARRAY,   /* reference to an array of `elem` */
     TY_FUT,     /* Fut<elem> */
     TY_POOL,    /* a pool of `cls` (parameters of type `pool C`) */
+    TY_MAP,     /* reference to a map from `key` to `elem` (LANGUAGE.md §9) */
 } TypeKind;
 
 struct Type {
     TypeKind kind;
     ClassDecl *cls;     /* TY_CLASS, TY_POOL */
-    Type *elem;         /* TY_ARRAY, TY_FUT */
+    Type *elem;         /* TY_ARRAY, TY_FUT; TY_MAP: the value type */
+    Type *key;          /* TY_MAP: int, string or bool */
     Place **places;     /* TY_CLASS: one per place parameter of cls (home
-                           first); TY_ARRAY: places[0], where it lives;
+                           first); TY_ARRAY, TY_MAP: places[0], where it lives;
                            TY_POOL: places[0], the pool itself */
     uint32_t nplaces;
 };
@@ -53,6 +55,9 @@ extern Type *const ty_error, *const ty_unit, *const ty_int, *const ty_float,
 Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces);
 Type *ty_array(Type *elem, Place *place);
 Type *ty_fut(Type *elem);
+Type *ty_map(Type *key, Type *value, Place *place);
+/* The key types of maps (LANGUAGE.md §9): int, string and bool. */
+bool ty_is_map_key(const Type *t);
 /* A pool of cls that is the place `at` (a pool or a `pool C` parameter). */
 Type *ty_pool(ClassDecl *cls, Place *at);
 
@@ -63,13 +68,14 @@ bool ty_same_shape(const Type *a, const Type *b);
 /* Can a value of type `from` be stored where `to` is expected?  Equal,
  * null into a reference type, error into anything, and a class or array
  * type into the same type with `?` where it has a place known to be a node
- * (LANGUAGE.md §5; element types stay invariant). */
+ * (LANGUAGE.md §5; element, key and value types stay invariant). */
 bool ty_assignable(const Type *from, const Type *to);
 /* The type of `this` inside cls: cls at its own place parameters. */
 Type *tc_this_type(ClassDecl *cls);
-/* The home of a class type or the place of an array type; NULL otherwise. */
+/* The home of a class type or the place of an array or map type; NULL
+ * otherwise. */
 Place *ty_home(const Type *t);
-/* A reference type (may hold null): class, array, future. */
+/* A reference type (may hold null): class, array, map, future. */
 bool ty_is_reference(const Type *t);
 /* The type as written in messages, without places: "int", "[string]",
  * "Counter", "Fut<int>". */
@@ -99,10 +105,12 @@ typedef enum BuiltinId {
 #define BUILTIN(id, name, sig, lowering, effect) id,
 #define STRING_METHOD(id, name, sig, lowering, effect) id,
 #define ARRAY_METHOD(id, name, sig, lowering, effect) id,
+#define MAP_METHOD(id, name, sig, lowering, effect) id,
 #include "builtins.def"
 #undef BUILTIN
 #undef STRING_METHOD
 #undef ARRAY_METHOD
+#undef MAP_METHOD
     BI_COUNT
 } BuiltinId;
 
@@ -110,6 +118,7 @@ typedef enum BuiltinKind {
     BK_FUNCTION,        /* name(args) */
     BK_STRING_METHOD,   /* s.name(args) */
     BK_ARRAY_METHOD,    /* xs.name(args) */
+    BK_MAP_METHOD,      /* m.name(args) */
 } BuiltinKind;
 
 typedef enum BuiltinEffect {

@@ -125,8 +125,18 @@ static void newline_rule(void)
                  "'return' | newline");
     check_tokens("closing brackets end a statement", ")\n]\n}\n",
                  "')' | newline | ']' | newline | '}' | newline");
-    check_tokens("opening brackets and commas do not", "(\n[\n{\n,\n",
-                 "'(' | '[' | '{' | ','");
+    check_tokens("opening brackets and commas do not", "(\n[\n,\n{\n",
+                 "'(' | '[' | ',' | '{' (map literal)");
+    check_tokens("a { that begins a statement opens a block", "x\n{\n}\n",
+                 "identifier x | newline | '{' | '}' | newline");
+    check_tokens("a { after an operator opens a map literal; its lines are one",
+                 "m = {\n1: 2,\n3: 4\n}\n",
+                 "identifier m | '=' | '{' (map literal) | integer literal 1 | ':' | "
+                 "integer literal 2 | ',' | integer literal 3 | ':' | integer literal 4 | "
+                 "'}' | newline");
+    check_tokens("Map< and >> closing two type lists", "Map<int, Map<int, int>>",
+                 "'Map<' | identifier int | ',' | 'Map<' | identifier int | ',' | "
+                 "identifier int | closing '>' | closing '>' | newline");
     check_tokens("keywords that do not end a statement", "if\nelse\nlet\nnot\nget\nnew\n",
                  "'if' | 'else' | 'let' | 'not' | 'get' | 'new'");
     check_tokens("blank lines give one newline", "x\n\n\n  \ny",

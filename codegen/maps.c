@@ -1,0 +1,172 @@
+/* maps.c — Map<K, V> (LANGUAGE.md §9) in generated code.
+ *
+ * A map is the runtime's (stdlib/map.c): every operation on one is a call,
+ * keys and values passed as 64-bit words (cg_to_word / cg_from_word).  What
+ * is decided here is everything around the call:
+ *
+ *   - the null check, inline like every other (the runtime would catch a
+ *     null map too, but the check must come before --count-remote reads
+ *     the map's node);
+ *   - --count-remote: each entry read or written, each `size`, each method
+ *     call counts once, at the node the map records;
+ *   - evaluation order (LANGUAGE.md §3): the map, the key, then the value;
+ *     `m[k] op= v` reads the entry (a missing key is the runtime error
+ *     there), evaluates v, then stores — two lookups, so a v that changes
+ *     the map cannot leave a stale slot behind;
+ *   - `{k: v, …}`: a new map, then each entry set in order, so a repeated
+ *     key keeps its first position and its last value.
+ *
+ * The map's `size` is its first word, read inline.  `for k in m` is in
+ * stmt.c: it walks a snapshot of the keys, skipping those removed since.
+ */
+#include "cg_internal.h"
+#include "../support/assert.h"
+#include "../typecheck/effects.h"
+#include "../stdlib/mosaic_rt.h"
+
+static int key_kind(const Type *key)
+{
+    return key->kind == TY_STRING ? MOS_KEY_STRING
+         : key->kind == TY_BOOL   ? MOS_KEY_BOOL
+                                  : MOS_KEY_INT;
+}
+
+/* A new empty map of type t, recorded at its place under --count-remote. */
+static LLVMValueRef new_map(CgFn *f, const Type *t, Loc loc)
+{
+    Cg *cg = f->cg;
+    Place *at = ty_home(t);
+    LLVMValueRef node = LLVMConstInt(cg->t_i64, 0, 0);
+    if (cg->opt->count_remote)
+        node = f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
+                                                   : cg_place_value(f, at);
+    LLVMValueRef args[5] = {
+        LLVMConstInt(cg->t_i32, (unsigned long long)key_kind(t->key), 0),
+        LLVMConstInt(cg->t_i32, (unsigned long long)cg_elem_kind(t->elem), 0),
+        LLVMConstInt(cg->t_i32, LLVMABISizeOfType(cg->td, cg_mem_type(cg, t->elem)), 0),
+        node,
+        cg_where(cg, loc),
+    };
+    return cg_call_rt(f, CG_RT_mos_map_new, args, 5, "map");
+}
+
+/* An operation on map m (the value of mx) at `site`: the null check, then
+ * the count of `kinds` accesses. */
+static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *site,
+                  unsigned kinds)
+{
+    if (!cg_known_nonnull(mx) && !f->cg->opt->no_checks)
+        cg_null_check(f, m, loc, "null dereference: a null map");
+    if (cg_counts(f, mx->type))
+        cg_count_access(f, site, loc, cg_remote_node(f, m, mx->type), kinds);
+}
+
+static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMValueRef value,
+                Loc loc)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef args[4] = {m, cg_to_word(cg, key, t->key), cg_to_word(cg, value, t->elem),
+                            cg_where(cg, loc)};
+    cg_call_rt(f, CG_RT_mos_map_set, args, 4, "");
+}
+
+static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, Loc loc)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef args[3] = {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)};
+    return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_map_get, args, 3, "entry"), t->elem,
+                        "value");
+}
+
+LLVMValueRef cg_new_map(CgFn *f, Expr *e)
+{
+    LLVMValueRef m = new_map(f, e->type, e->loc);
+    if (e->kind == EX_NEW_MAP)
+        return m;
+    for (size_t i = 0; i < e->u.map_lit.keys.len; i++) {
+        LLVMValueRef k = cg_expr(f, e->u.map_lit.keys.items[i]);
+        LLVMValueRef v = cg_expr(f, e->u.map_lit.values.items[i]);
+        set(f, m, e->type, k, v, e->loc);   /* part of the allocation: not counted */
+    }
+    return m;
+}
+
+LLVMValueRef cg_map_index(CgFn *f, Expr *e)
+{
+    Expr *mx = e->u.index.object;
+    LLVMValueRef m = cg_expr(f, mx);
+    LLVMValueRef k = cg_expr(f, e->u.index.index);
+    cg_debug_loc(f, e->loc);
+    touch(f, m, mx, e->loc, e, EFF_READ);
+    return get(f, m, mx->type, k, e->loc);
+}
+
+void cg_map_assign(CgFn *f, Stmt *s)
+{
+    Expr *t = s->u.assign.target, *mx = t->u.index.object, *value = s->u.assign.value;
+    LLVMValueRef m = cg_expr(f, mx);
+    LLVMValueRef k = cg_expr(f, t->u.index.index);
+    cg_debug_loc(f, s->loc);
+    LLVMValueRef v;
+    if (s->u.assign.compound) {
+        touch(f, m, mx, t->loc, t, EFF_READ | EFF_WRITE);
+        LLVMValueRef old = get(f, m, mx->type, k, t->loc);
+        LLVMValueRef r = cg_expr(f, value);
+        cg_debug_loc(f, s->loc);
+        v = cg_arith(f, s->u.assign.op, mx->type->elem, value->type, old, r, s->loc);
+    } else {
+        v = cg_expr(f, value);
+        cg_debug_loc(f, s->loc);
+        touch(f, m, mx, t->loc, t, EFF_WRITE);
+    }
+    set(f, m, mx->type, k, v, t->loc);
+}
+
+LLVMValueRef cg_map_size(CgFn *f, Expr *e, LLVMValueRef m)
+{
+    Expr *mx = e->u.field.object;
+    touch(f, m, mx, e->u.field.field.loc, e, EFF_READ);
+    return cg_array_length(f, m);   /* the first word, as an array's length */
+}
+
+/* m.name(args) for a map method of builtins.def. */
+LLVMValueRef cg_map_method(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    Expr *mx = e->u.method_call.object;
+    const Type *t = mx->type;
+    ExprVec *args = &e->u.method_call.args;
+    BuiltinId bi = (BuiltinId)e->u.method_call.builtin;
+    LLVMValueRef m = cg_expr(f, mx);
+    LLVMValueRef v[4] = {m};
+    unsigned n = 1;
+    if (args->len > 0)
+        v[n++] = cg_to_word(cg, cg_expr(f, args->items[0]), t->key);
+    if (args->len > 1)
+        v[n++] = cg_to_word(cg, cg_expr(f, args->items[1]), t->elem);
+    v[n++] = cg_where(cg, e->loc);
+    cg_debug_loc(f, e->loc);
+    touch(f, m, mx, e->loc, e,
+          tc_builtins[bi].effect == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
+    switch (bi) {
+    case MM_GET:
+        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_map_get_or, v, n, "entry"), t->elem,
+                            "value");
+    case MM_HAS:
+    case MM_REMOVE: {
+        LLVMValueRef r = cg_call_rt(f, bi == MM_HAS ? CG_RT_mos_map_has : CG_RT_mos_map_remove,
+                                    v, n, bi == MM_HAS ? "has" : "removed");
+        return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
+    }
+    case MM_KEYS:
+        return cg_call_rt(f, CG_RT_mos_map_keys, v, n, "keys");
+    case MM_VALUES:
+        return cg_call_rt(f, CG_RT_mos_map_values, v, n, "values");
+    case MM_CLEAR:
+        cg_call_rt(f, CG_RT_mos_map_clear, v, n, "");
+        return NULL;
+    default:
+        break;
+    }
+    INTERNAL_ERROR("codegen: a map method without code of its own");
+}
