@@ -3,15 +3,19 @@
  *
  * The layout is the "compact dict" of CPython and of Rust's indexmap: the
  * entries live in an array in the order they were added, and a separate
- * open-addressing index, a power of two of 32-bit slots, maps a hash to
- * an entry's position (0 is an empty slot, n + 1 the entry n).  So
+ * open-addressing index, a power of two of 64-bit slots, maps a hash to
+ * an entry's position: a slot holds the entry's number + 1 (0: empty) and
+ * the low 32 bits of its hash, so a probe reads the entry only when those
+ * match, and finds a slot's home without reading the entry at all.  So
  *
  *   - iterating, keys() and values() walk the entries in order, which is
  *     the order §9 defines: replacing a value keeps the entry where it is;
  *     removing marks it dead (and a later insertion of the same key goes
  *     last, as a new entry);
- *   - a lookup hashes once, probes the index linearly, and compares a key
- *     only when the stored 63-bit hash matches too;
+ *   - a lookup hashes once, probes the index linearly, and reads an entry
+ *     (and compares its key) only when 32 bits of hash match, then the
+ *     whole hash: a lookup of a key that is absent touches the index
+ *     alone, one that is present the index and its entry;
  *   - removal deletes from the index by backward shifting (no tombstones
  *     in the index, so probes stay short however many keys come and go);
  *     the dead entries are squeezed out when the entry array is full.
@@ -27,6 +31,8 @@
  * (Aumasson and Bernstein's keyed hash, the one Rust's HashMap and
  * Python's str use), ints and bools by a multiply-xorshift mix of the key
  * and the secret.  The order a program sees never depends on the hash.
+ * `m[w] = m.get(w, 0) + 1` hashes w once: the map remembers the last
+ * string key it hashed.
  *
  * Memory: the header is a scanned block (it points to the two arrays);
  * the entries are scanned only when keys or values are strings or
@@ -57,13 +63,15 @@ struct MosMap {
     int64_t size;           /* live entries: generated code reads it (`m.size`) */
     int64_t node;           /* where the map lives (--count-remote) */
     MapEntry *entries;      /* `used` of `capacity` written, in insertion order */
-    uint32_t *index;        /* index_mask + 1 slots */
+    uint64_t *index;        /* index_mask + 1 slots: hash << 32 | entry + 1 */
     int64_t used;
     int64_t capacity;
     uint64_t index_mask;
     int32_t key_kind;       /* MOS_KEY_* */
     int32_t value_kind;     /* MOS_ELEM_* */
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
+    int64_t hashed_key;     /* the last string key hashed, and its hash */
+    uint64_t hashed;
 };
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
@@ -71,7 +79,22 @@ _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
 
 #define DEAD UINT64_MAX     /* live hashes have the top bit clear */
 #define FIRST_CAPACITY 8
-#define MAX_ENTRIES ((int64_t)1 << 31)
+#define MAX_ENTRIES ((int64_t)1 << 31)  /* and so at most 2^32 index slots */
+
+static inline uint64_t index_slot(uint64_t hash, int64_t entry)
+{
+    return hash << 32 | (uint64_t)(entry + 1);
+}
+
+static inline int64_t slot_entry(uint64_t slot)
+{
+    return (int64_t)(uint32_t)slot - 1;
+}
+
+static inline uint64_t slot_home(uint64_t slot, uint64_t mask)
+{
+    return (slot >> 32) & mask;
+}
 
 /* ---- hashing ------------------------------------------------------------- */
 
@@ -128,12 +151,19 @@ static uint64_t siphash13(const unsigned char *p, size_t n)
     return v0 ^ v1 ^ v2 ^ v3;
 }
 
-static uint64_t hash_key(const MosMap *m, int64_t key)
+static uint64_t hash_key(MosMap *m, int64_t key)
 {
     uint64_t h;
     if (m->key_kind == MOS_KEY_STRING) {
+        /* strings are immutable, and the header keeps the last one alive:
+         * the same pointer has the same hash */
+        if (key == m->hashed_key && m->hashed_key)
+            return m->hashed;
         const MosString *s = (const MosString *)(uintptr_t)key;
-        h = siphash13((const unsigned char *)s->bytes, (size_t)s->length);
+        h = siphash13((const unsigned char *)s->bytes, (size_t)s->length) >> 1;
+        m->hashed_key = key;
+        m->hashed = h;
+        return h;
     } else {
         /* a bijective mix of key and secret: every bit of both reaches
          * the low bits the index uses */
@@ -145,12 +175,14 @@ static uint64_t hash_key(const MosMap *m, int64_t key)
     return h >> 1;              /* never DEAD */
 }
 
-static bool same_key(const MosMap *m, int64_t a, int64_t b)
+static inline bool same_key(const MosMap *m, int64_t a, int64_t b)
 {
     if (a == b)
         return true;
-    return m->key_kind == MOS_KEY_STRING &&
-           mos_string_eq((MosString *)(uintptr_t)a, (MosString *)(uintptr_t)b);
+    if (m->key_kind != MOS_KEY_STRING)
+        return false;
+    const MosString *x = (const MosString *)(uintptr_t)a, *y = (const MosString *)(uintptr_t)b;
+    return x->length == y->length && memcmp(x->bytes, y->bytes, (size_t)x->length) == 0;
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -181,28 +213,31 @@ MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, in
 static uint64_t probe(const MosMap *m, int64_t key, uint64_t hash, bool *found)
 {
     uint64_t i = hash & m->index_mask;
+    uint32_t tag = (uint32_t)hash;
     for (;;) {
-        uint32_t slot = m->index[i];
+        uint64_t slot = m->index[i];
         if (slot == 0) {
             *found = false;
             return i;
         }
-        const MapEntry *e = &m->entries[slot - 1];
-        if (e->hash == hash && same_key(m, e->key, key)) {
-            *found = true;
-            return i;
+        if ((uint32_t)(slot >> 32) == tag) {
+            const MapEntry *e = &m->entries[slot_entry(slot)];
+            if (e->hash == hash && same_key(m, e->key, key)) {
+                *found = true;
+                return i;
+            }
         }
         i = (i + 1) & m->index_mask;
     }
 }
 
-static MapEntry *find(const MosMap *m, int64_t key)
+static MapEntry *find(MosMap *m, int64_t key)
 {
     if (m->size == 0)
         return NULL;
     bool found;
     uint64_t i = probe(m, key, hash_key(m, key), &found);
-    return found ? &m->entries[m->index[i] - 1] : NULL;
+    return found ? &m->entries[slot_entry(m->index[i])] : NULL;
 }
 
 static void *alloc_entries(const MosMap *m, int64_t capacity, const char *where)
@@ -224,7 +259,7 @@ static void rebuild(MosMap *m, int64_t capacity, const char *where)
                   (long long)MAX_ENTRIES);
     MapEntry *entries = alloc_entries(m, capacity, where);
     uint64_t slots = 2 * (uint64_t)capacity;
-    uint32_t *index = GC_malloc_atomic(slots * sizeof *index);
+    uint64_t *index = GC_malloc_atomic(slots * sizeof *index);
     if (!index)
         rt_panicf(where, "out of memory: a map of %lld entries", (long long)capacity);
     memset(index, 0, slots * sizeof *index);
@@ -241,7 +276,7 @@ static void rebuild(MosMap *m, int64_t capacity, const char *where)
         uint64_t j = entries[i].hash & m->index_mask;
         while (index[j] != 0)
             j = (j + 1) & m->index_mask;
-        index[j] = (uint32_t)(i + 1);
+        index[j] = index_slot(entries[i].hash, i);
     }
 }
 
@@ -254,7 +289,7 @@ void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where)
     bool found;
     uint64_t i = probe(m, key, hash, &found);
     if (found) {
-        m->entries[m->index[i] - 1].value = value;
+        m->entries[slot_entry(m->index[i])].value = value;
         return;
     }
     if (m->used == m->capacity) {
@@ -263,7 +298,7 @@ void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where)
         i = probe(m, key, hash, &found);
     }
     m->entries[m->used] = (MapEntry){hash, key, value};
-    m->index[i] = (uint32_t)(m->used + 1);
+    m->index[i] = index_slot(hash, m->used);
     m->used++;
     m->size++;
 }
@@ -307,14 +342,14 @@ int32_t mos_map_remove(MosMap *m, int64_t key, const char *where)
     uint64_t i = probe(m, key, hash_key(m, key), &found);
     if (!found)
         return 0;
-    MapEntry *e = &m->entries[m->index[i] - 1];
+    MapEntry *e = &m->entries[slot_entry(m->index[i])];
     *e = (MapEntry){DEAD, 0, 0};
     m->size--;
     /* backward shift: pull later slots of the same run into the hole
      * unless that would move them before their home slot */
     uint64_t mask = m->index_mask;
     for (uint64_t j = (i + 1) & mask; m->index[j] != 0; j = (j + 1) & mask) {
-        uint64_t home = m->entries[m->index[j] - 1].hash & mask;
+        uint64_t home = slot_home(m->index[j], mask);
         if (((j - home) & mask) >= ((j - i) & mask)) {
             m->index[i] = m->index[j];
             i = j;
