@@ -21,6 +21,8 @@
 # What waiting in `get` costs (memory per waiting actor, time per wait) is
 # measured by bench/run-waiting.sh over the programs of bench/waiting/, and
 # building a string with += beside C and Python by bench/run-strings.sh.
+# Map<K, V> (LANGUAGE.md §9) is measured beside a hand-written C hash table,
+# Go's map and Python's dict by bench/run-maps.sh (bench/maps/).
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -62,7 +64,7 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/big.erl
 
 .PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
-	bench-waiting bench-strings bench-clean
+	bench-waiting bench-strings bench-maps bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -72,6 +74,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
 	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
 	$(MAKE) $(AM_MAKEFLAGS) bench-strings
+	$(MAKE) $(AM_MAKEFLAGS) bench-maps
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
@@ -91,6 +94,9 @@ bench-waiting: all
 bench-strings: all
 	$(SHELL) $(srcdir)/bench/run-strings.sh ./mosaicc$(EXEEXT)
 
+bench-maps: all
+	$(SHELL) $(srcdir)/bench/run-maps.sh ./mosaicc$(EXEEXT)
+
 bench-clean:
 	rm -rf bench/work
 EXTRA_DIST += bench/run-frontend.sh
@@ -98,3 +104,8 @@ EXTRA_DIST += bench/run-waiting.sh bench/waiting/chain.mos \
 	bench/waiting/roundtrip.mos bench/waiting/deep.mos
 EXTRA_DIST += bench/run-strings.sh bench/strings/append.mos \
 	bench/strings/append.c bench/strings/append.py
+EXTRA_DIST += bench/run-maps.sh bench/maps/gen_text.c \
+	bench/maps/wordfreq.mos bench/maps/wordfreq.c \
+	bench/maps/wordfreq.go bench/maps/wordfreq.py \
+	bench/maps/intkeys.mos bench/maps/intkeys.c \
+	bench/maps/intkeys.go bench/maps/intkeys.py
