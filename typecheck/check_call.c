@@ -255,8 +255,28 @@ static Type *letter_type(char letter)
     }
 }
 
-static const char *letter_name(char letter)
+/* The type of a parameter or result letter that follows the receiver
+ * (e, k, v), or of a plain one. */
+static Type *receiver_letter_type(char letter, const Type *receiver)
 {
+    switch (letter) {
+    case 'e': case 'v': return receiver->elem;
+    case 'k': return receiver->key;
+    default:  return letter_type(letter);
+    }
+}
+
+/* A letter as the notes show it: with the receiver's types when there is
+ * one ("(string, int)"), else in words ("(the key type, the value type)"). */
+static const char *letter_name(char letter, const Type *receiver)
+{
+    if (receiver && strchr("ekvKVR", letter)) {
+        if (letter == 'K')
+            return arena_printf("[%s]", ty_name(receiver->key));
+        if (letter == 'V' || letter == 'R')
+            return arena_printf("[%s]", ty_name(receiver->elem));
+        return ty_name(receiver_letter_type(letter, receiver));
+    }
     switch (letter) {
     case 'p': return "int, float, bool or string";
     case 'n': case 'c': return "int or float";
@@ -295,27 +315,27 @@ static char sig_result(const char *sig)
 }
 
 /* "(T1, T2)": the first n parameter letters, as types. */
-static const char *param_list(const char *letters, size_t n)
+static const char *param_list(const char *letters, size_t n, const Type *receiver)
 {
     char buf[256] = "(";
     size_t len = 1;
     for (size_t i = 0; i < n && len < sizeof buf; i++)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
-                                letter_name(letters[i]));
+                                letter_name(letters[i], receiver));
     snprintf(buf + len, sizeof buf - len, ")");
     return arena_printf("%s", buf);
 }
 
 /* A note that shows the built-in's signature, under its errors:
  * "built-in 'min' takes (int or float, int or float) and returns ...". */
-static void note_signature(int bi)
+static void note_signature(int bi, const Type *receiver)
 {
     const BuiltinSpec *b = &tc_builtins[bi];
     char letters[8] = {0};
     size_t required, n = sig_params(b->sig, letters, &required);
-    const char *takes = param_list(letters, required);
+    const char *takes = param_list(letters, required, receiver);
     if (n > required)
-        takes = arena_printf("%s or %s", takes, param_list(letters, n));
+        takes = arena_printf("%s or %s", takes, param_list(letters, n, receiver));
     char r = sig_result(b->sig);
     const char *what = b->kind == BK_STRING_METHOD  ? "string method"
                        : b->kind == BK_ARRAY_METHOD ? "array method"
@@ -325,18 +345,7 @@ static void note_signature(int bi)
         diag_note(LOC_NONE, "%s '%s' takes %s", what, b->name, takes);
     else
         diag_note(LOC_NONE, "%s '%s' takes %s and returns '%s'", what, b->name, takes,
-                  letter_name(r));
-}
-
-/* The type of a parameter or result letter that follows the receiver
- * (e, k, v), or of a plain one. */
-static Type *receiver_letter_type(char letter, const Type *receiver)
-{
-    switch (letter) {
-    case 'e': case 'v': return receiver->elem;
-    case 'k': return receiver->key;
-    default:  return letter_type(letter);
-    }
+                  letter_name(r, receiver));
 }
 
 /* The type of a result letter; a new array is at the default place of
@@ -426,7 +435,7 @@ static void check_array_arg(Checker *c, Expr *a, int bi, char letter)
     diag_error(a->loc, DIAG_E0200, "type mismatch: expected %s, found '%s'",
                letter == 'S' ? "'[string]'" : "an array of 'int', 'float' or 'string'",
                ty_name(t));
-    note_signature(bi);
+    note_signature(bi, NULL);
 }
 
 /* Checks the arguments of built-in bi (a function, or a method without
@@ -444,7 +453,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args, Type *r
         else
             diag_error(loc, DIAG_E0201, "wrong number of arguments to '%s': "
                        "expected %zu or %zu, found %zu", b->name, required, n, args->len);
-        note_signature(bi);
+        note_signature(bi, receiver);
         check_args_alone(c, args);
         return known_result(c, bi, receiver);
     }
@@ -472,7 +481,7 @@ static Type *check_signature(Checker *c, int bi, Loc loc, ExprVec *args, Type *r
             break;
         default:
             if (!tc_expect(c, a, receiver_letter_type(letters[i], receiver)))
-                note_signature(bi);
+                note_signature(bi, receiver);
             break;
         }
     }

@@ -398,7 +398,11 @@ static Type *check_field(Checker *c, Expr *e)
     diag_error(nloc, DIAG_E0103, "no field '%s' on type '%s'", n, ty_name(t));
     if (t->kind == TY_FUT)
         diag_note(LOC_NONE, "a future has no fields: 'get' it to wait for its value");
-    if (t->kind == TY_ARRAY || t->kind == TY_STRING || t->kind == TY_MAP) {
+    if (t->kind == TY_MAP && n == c->s_length)
+        diag_note(LOC_NONE, "a map's number of entries is '.size'");
+    else if (t->kind == TY_ARRAY && n == c->s_size)
+        diag_note(LOC_NONE, "an array's number of elements is '.length'");
+    else if (t->kind == TY_ARRAY || t->kind == TY_STRING || t->kind == TY_MAP) {
         NameList cands = {0};
         VEC_PUSH(cands, t->kind == TY_MAP ? c->s_size : c->s_length);
         tc_suggest(n, &cands);

@@ -166,6 +166,14 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
     if (!top || !top->cls) {
         if ((name == c->s_fut || name == c->s_map) && c->refused_fut_class)
             return ty_error;    /* `class Fut` was refused (E0102): no echoes */
+        if ((name == c->s_fut || name == c->s_map) && report) {
+            diag_error(te->name.loc, DIAG_E0101, "'%s' needs %s", name,
+                       name == c->s_map ? "a key type and a value type" : "the type of its value");
+            diag_note(LOC_NONE, "write '%s', e.g. '%s'",
+                      name == c->s_map ? "Map<K, V>" : "Fut<T>",
+                      name == c->s_map ? "Map<string, int>" : "Fut<int>");
+            return ty_error;
+        }
         if (report) {
             if (top && (top->func || top->pool)) {
                 diag_error(te->name.loc, DIAG_E0101, "'%s' is not a type", name);
