@@ -1,27 +1,26 @@
 /* map.c — Map<K, V> (LANGUAGE.md §9): a hash table that keeps insertion
  * order.
  *
- * The layout is the "compact dict" of CPython and of Rust's indexmap: the
- * entries live in an array in the order they were added, and a separate
- * open-addressing index, a power of two of 64-bit slots, maps a hash to
- * an entry's position: a slot holds the entry's number + 1 (0: empty) and
- * the low 32 bits of its hash, so a probe reads the entry only when those
- * match, and finds a slot's home without reading the entry at all.  So
+ * Two arrays.  The slots, a power of two of them, at most half full, are
+ * an open-addressing table with linear probing: a slot holds the key, the
+ * value, and a word with 32 bits of the key's hash and the entry's number
+ * in insertion order (0: an empty slot).  The order array lists, for each
+ * entry in the order it was added, the slot it is in (0 once removed).
  *
- *   - iterating, keys() and values() walk the entries in order, which is
- *     the order §9 defines: replacing a value keeps the entry where it is;
- *     removing marks it dead (and a later insertion of the same key goes
- *     last, as a new entry);
- *   - a lookup hashes once, probes the index linearly, and reads an entry
- *     (and compares its key) only when 32 bits of hash match, then the
- *     whole hash: a lookup of a key that is absent touches the index
- *     alone, one that is present the index and its entry;
- *   - removal deletes from the index by backward shifting (no tombstones
- *     in the index, so probes stay short however many keys come and go);
- *     the dead entries are squeezed out when the entry array is full.
- *
- * The index has at least twice as many slots as the entry array has room
- * for, so it is never more than half full.
+ *   - A lookup touches the slots alone: an int key is compared in the
+ *     slot, a string key only when the 32 bits of hash match too, and the
+ *     value is next to it — one cache line for an int key, one more for a
+ *     string's bytes, as in a hand-written C table.
+ *   - Insertion order, as §9 defines it: replacing a value keeps the
+ *     entry; removing marks its order entry dead, so a later insertion of
+ *     the same key goes last; keys(), values() and iteration walk the
+ *     order array.
+ *   - Removal deletes by backward shifting (no tombstones among the slots,
+ *     so probes stay short however many keys come and go); a slot that
+ *     moves tells the order array.  When the order array is full, the
+ *     dead entries are squeezed out (and it grows only if few were dead).
+ *   - Growing the slots re-inserts them in slot order, which reads the old
+ *     table straight through; entries keep their numbers.
  *
  * Keys and values cross the ABI as 64-bit words (mosaic_rt.h): an int, a
  * bool's 0/1, a string's MosString *, a float's bits, a reference.
@@ -34,10 +33,17 @@
  * `m[w] = m.get(w, 0) + 1` hashes w once: the map remembers the last
  * string key it hashed.
  *
- * Memory: the header is a scanned block (it points to the two arrays);
- * the entries are scanned only when keys or values are strings or
- * references; the index never is.  A removed or cleared entry is zeroed so
- * that it keeps nothing alive.
+ * String keys are copied when their entry is made, into blocks of keys
+ * the map fills one after the other (own_key): the keys a lookup compares
+ * then sit together, where the first occurrence of a word would otherwise
+ * be one string among the garbage of the line it was split from, and the
+ * map keeps no line alive.  Squeezing the order array copies the live
+ * keys afresh, so the room held by removed keys stays bounded.
+ *
+ * Memory: the header is a scanned block (it points to the arrays); the
+ * slots are scanned only when keys or values are strings or references;
+ * the order array and the key blocks never are.  A removed or cleared
+ * slot is zeroed so that it keeps nothing alive.
  *
  * Under --count-remote the header records the node the map lives on;
  * generated code reads it (codegen/remote.c).  Concurrent use of one map
@@ -53,47 +59,48 @@
 
 #include <gc.h>
 
-typedef struct MapEntry {
-    uint64_t hash;      /* DEAD once removed */
+typedef struct Slot {
+    uint64_t meta;          /* hash << 32 | entry number + 1; 0: empty */
     int64_t key;
     int64_t value;
-} MapEntry;
+} Slot;
 
 struct MosMap {
-    int64_t size;           /* live entries: generated code reads it (`m.size`) */
+    int64_t size;           /* entries: generated code reads it (`m.size`) */
     int64_t node;           /* where the map lives (--count-remote) */
-    MapEntry *entries;      /* `used` of `capacity` written, in insertion order */
-    uint64_t *index;        /* index_mask + 1 slots: hash << 32 | entry + 1 */
+    Slot *slots;            /* mask + 1 of them, or NULL before the first entry */
+    uint64_t mask;
+    uint32_t *order;        /* `used` of `order_cap` written: slot + 1, or 0 */
     int64_t used;
-    int64_t capacity;
-    uint64_t index_mask;
+    int64_t order_cap;
     int32_t key_kind;       /* MOS_KEY_* */
     int32_t value_kind;     /* MOS_ELEM_* */
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
     int64_t hashed_key;     /* the last string key hashed, and its hash */
     uint64_t hashed;
+    char *keys_free;        /* string keys: room left in the current key block */
+    size_t keys_left;
 };
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
                "generated code reads a map's size and node at these offsets");
 
-#define DEAD UINT64_MAX     /* live hashes have the top bit clear */
-#define FIRST_CAPACITY 8
-#define MAX_ENTRIES ((int64_t)1 << 31)  /* and so at most 2^32 index slots */
+#define FIRST_SLOTS 16
+#define MAX_ENTRIES ((int64_t)1 << 31)  /* entry numbers fit 32 bits, slots 2^32 */
 
-static inline uint64_t index_slot(uint64_t hash, int64_t entry)
+static inline uint64_t meta_of(uint64_t hash, int64_t entry)
 {
     return hash << 32 | (uint64_t)(entry + 1);
 }
 
-static inline int64_t slot_entry(uint64_t slot)
+static inline int64_t meta_entry(uint64_t meta)
 {
-    return (int64_t)(uint32_t)slot - 1;
+    return (int64_t)(uint32_t)meta - 1;
 }
 
-static inline uint64_t slot_home(uint64_t slot, uint64_t mask)
+static inline uint32_t meta_tag(uint64_t meta)
 {
-    return (slot >> 32) & mask;
+    return (uint32_t)(meta >> 32);
 }
 
 /* ---- hashing ------------------------------------------------------------- */
@@ -160,7 +167,7 @@ static uint64_t hash_key(MosMap *m, int64_t key)
         if (key == m->hashed_key && m->hashed_key)
             return m->hashed;
         const MosString *s = (const MosString *)(uintptr_t)key;
-        h = siphash13((const unsigned char *)s->bytes, (size_t)s->length) >> 1;
+        h = siphash13((const unsigned char *)s->bytes, (size_t)s->length);
         m->hashed_key = key;
         m->hashed = h;
         return h;
@@ -172,7 +179,7 @@ static uint64_t hash_key(MosMap *m, int64_t key)
         h = (h ^ secret[1]) * 0x94d049bb133111ebull;
         h ^= h >> 29;
     }
-    return h >> 1;              /* never DEAD */
+    return h;
 }
 
 static inline bool same_key(const MosMap *m, int64_t a, int64_t b)
@@ -194,6 +201,11 @@ static MosMap *not_null(MosMap *m, const char *where)
     return m;
 }
 
+static _Noreturn void too_big(const MosMap *m, const char *where)
+{
+    rt_panicf(where, "out of memory: a map of %lld entries", (long long)m->size + 1);
+}
+
 MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, int64_t node,
                     const char *where)
 {
@@ -208,98 +220,153 @@ MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, in
     return m;
 }
 
-/* The index slot holding key's entry, or the empty slot where it would
- * go; *found says which. */
-static uint64_t probe(const MosMap *m, int64_t key, uint64_t hash, bool *found)
+/* The slot holding key, or the empty slot where it would go; *found says
+ * which.  There is an empty slot: the table is never more than half full. */
+static inline uint64_t probe(const MosMap *m, int64_t key, uint64_t hash, bool *found)
 {
-    uint64_t i = hash & m->index_mask;
     uint32_t tag = (uint32_t)hash;
-    for (;;) {
-        uint64_t slot = m->index[i];
-        if (slot == 0) {
+    for (uint64_t i = hash & m->mask;; i = (i + 1) & m->mask) {
+        const Slot *s = &m->slots[i];
+        if (s->meta == 0) {
             *found = false;
             return i;
         }
-        if ((uint32_t)(slot >> 32) == tag) {
-            const MapEntry *e = &m->entries[slot_entry(slot)];
-            if (e->hash == hash && same_key(m, e->key, key)) {
-                *found = true;
-                return i;
-            }
+        if (meta_tag(s->meta) == tag && same_key(m, s->key, key)) {
+            *found = true;
+            return i;
         }
-        i = (i + 1) & m->index_mask;
     }
 }
 
-static MapEntry *find(MosMap *m, int64_t key)
+static Slot *find(MosMap *m, int64_t key)
 {
     if (m->size == 0)
         return NULL;
     bool found;
     uint64_t i = probe(m, key, hash_key(m, key), &found);
-    return found ? &m->entries[slot_entry(m->index[i])] : NULL;
+    return found ? &m->slots[i] : NULL;
 }
 
-static void *alloc_entries(const MosMap *m, int64_t capacity, const char *where)
+/* A copy of a new string key in the map's key blocks (see the essay). */
+#define KEY_BLOCK 8192
+#define KEY_COPY_MAX 512    /* longer keys get a block of their own */
+
+static int64_t own_key(MosMap *m, int64_t key, const char *where)
 {
-    size_t bytes = (size_t)capacity * sizeof(MapEntry);
-    bool scanned = m->key_kind == MOS_KEY_STRING || m->value_kind != MOS_ELEM_PLAIN;
+    const MosString *s = (const MosString *)(uintptr_t)key;
+    if (m->key_kind != MOS_KEY_STRING || s->length == 0)
+        return key;
+    size_t size = (sizeof(MosString) + (size_t)s->length + 1 + 7) & ~(size_t)7;
+    if (size > KEY_COPY_MAX)
+        return (int64_t)(uintptr_t)rt_string_new(s->bytes, s->length);
+    if (size > m->keys_left) {
+        m->keys_free = GC_malloc_atomic(KEY_BLOCK);
+        if (!m->keys_free)
+            too_big(m, where);
+        m->keys_left = KEY_BLOCK;
+    }
+    MosString *copy = (MosString *)(void *)m->keys_free;
+    m->keys_free += size;
+    m->keys_left -= size;
+    copy->length = s->length;
+    copy->bytes = (char *)(copy + 1);
+    copy->buffer = NULL;
+    memcpy(copy->bytes, s->bytes, (size_t)s->length);
+    copy->bytes[s->length] = '\0';
+    return (int64_t)(uintptr_t)copy;
+}
+
+static void *alloc_zeroed(size_t bytes, bool scanned, const MosMap *m, const char *where)
+{
     void *p = scanned ? GC_malloc(bytes) : GC_malloc_atomic(bytes);
     if (!p)
-        rt_panicf(where, "out of memory: a map of %lld entries", (long long)capacity);
+        too_big(m, where);
+    if (!scanned)
+        memset(p, 0, bytes);
     return p;
 }
 
-/* Rebuilds the table with room for `capacity` entries: the live entries
- * copied in order (the dead ones dropped), a fresh index. */
-static void rebuild(MosMap *m, int64_t capacity, const char *where)
+/* Moves the slots to a table of n, reading the old one straight through;
+ * each entry keeps its number, and the order array learns its new slot. */
+static void resize_slots(MosMap *m, uint64_t n, const char *where)
 {
-    if (capacity > MAX_ENTRIES)
-        rt_panicf(where, "out of memory: a map of more than %lld entries",
-                  (long long)MAX_ENTRIES);
-    MapEntry *entries = alloc_entries(m, capacity, where);
-    uint64_t slots = 2 * (uint64_t)capacity;
-    uint64_t *index = GC_malloc_atomic(slots * sizeof *index);
-    if (!index)
-        rt_panicf(where, "out of memory: a map of %lld entries", (long long)capacity);
-    memset(index, 0, slots * sizeof *index);
-    int64_t n = 0;
-    for (int64_t i = 0; i < m->used; i++)
-        if (m->entries[i].hash != DEAD)
-            entries[n++] = m->entries[i];
-    m->entries = entries;
-    m->index = index;
-    m->index_mask = slots - 1;
-    m->used = n;
-    m->capacity = capacity;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t j = entries[i].hash & m->index_mask;
-        while (index[j] != 0)
-            j = (j + 1) & m->index_mask;
-        index[j] = index_slot(entries[i].hash, i);
+    bool scanned = m->key_kind == MOS_KEY_STRING || m->value_kind != MOS_ELEM_PLAIN;
+    Slot *old = m->slots;
+    uint64_t old_n = old ? m->mask + 1 : 0;
+    m->slots = alloc_zeroed(n * sizeof(Slot), scanned, m, where);
+    m->mask = n - 1;
+    for (uint64_t j = 0; j < old_n; j++) {
+        if (old[j].meta == 0)
+            continue;
+        uint64_t i = meta_tag(old[j].meta) & m->mask;
+        while (m->slots[i].meta != 0)
+            i = (i + 1) & m->mask;
+        m->slots[i] = old[j];
+        m->order[meta_entry(old[j].meta)] = (uint32_t)(i + 1);
     }
+}
+
+/* The order array is full: make room for at least one more, twice the
+ * room when few entries are dead.  Dead entries are squeezed out, the
+ * live ones renumbered and their string keys copied afresh. */
+static void resize_order(MosMap *m, const char *where)
+{
+    int64_t cap = m->order_cap == 0 ? FIRST_SLOTS / 2
+                : m->size >= m->order_cap / 2 ? 2 * m->order_cap : m->order_cap;
+    if (cap > MAX_ENTRIES)
+        too_big(m, where);
+    uint32_t *order = alloc_zeroed((size_t)cap * sizeof *order, false, m, where);
+    if (m->size == m->used) {
+        /* nothing dead: the numbers stay, no slot needs telling */
+        if (m->used)
+            memcpy(order, m->order, (size_t)m->used * sizeof *order);
+        m->order = order;
+        m->order_cap = cap;
+        return;
+    }
+    m->keys_left = 0;       /* fresh key blocks */
+    int64_t n = 0;
+    for (int64_t e = 0; e < m->used; e++) {
+        uint32_t at = m->order[e];
+        if (at == 0)
+            continue;
+        Slot *s = &m->slots[at - 1];
+        s->meta = meta_of(meta_tag(s->meta), n);
+        s->key = own_key(m, s->key, where);
+        order[n++] = at;
+    }
+    m->order = order;
+    m->order_cap = cap;
+    m->used = n;
 }
 
 void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where)
 {
     not_null(m, where);
-    if (m->capacity == 0)
-        rebuild(m, FIRST_CAPACITY, where);
+    if (!m->slots) {
+        resize_order(m, where);
+        resize_slots(m, FIRST_SLOTS, where);
+    }
     uint64_t hash = hash_key(m, key);
     bool found;
     uint64_t i = probe(m, key, hash, &found);
     if (found) {
-        m->entries[slot_entry(m->index[i])].value = value;
+        m->slots[i].value = value;
         return;
     }
-    if (m->used == m->capacity) {
-        /* full: squeeze out the dead entries, or grow when few are dead */
-        rebuild(m, m->size < m->capacity / 2 ? m->capacity : 2 * m->capacity, where);
-        i = probe(m, key, hash, &found);
+    bool moved = false;
+    if ((uint64_t)(m->size + 1) * 2 > m->mask + 1) {       /* keep it at most half full */
+        if (m->mask + 1 >= 2 * (uint64_t)MAX_ENTRIES)
+            too_big(m, where);
+        resize_slots(m, 2 * (m->mask + 1), where);
+        moved = true;
     }
-    m->entries[m->used] = (MapEntry){hash, key, value};
-    m->index[i] = index_slot(hash, m->used);
-    m->used++;
+    if (m->used == m->order_cap)
+        resize_order(m, where);
+    if (moved)
+        i = probe(m, key, hash, &found);
+    m->slots[i] = (Slot){meta_of(hash, m->used), own_key(m, key, where), value};
+    m->order[m->used++] = (uint32_t)(i + 1);
     m->size++;
 }
 
@@ -317,16 +384,16 @@ static _Noreturn void missing(const MosMap *m, int64_t key, const char *where)
 
 int64_t mos_map_get(MosMap *m, int64_t key, const char *where)
 {
-    MapEntry *e = find(not_null(m, where), key);
-    if (!e)
+    Slot *s = find(not_null(m, where), key);
+    if (!s)
         missing(m, key, where);
-    return e->value;
+    return s->value;
 }
 
 int64_t mos_map_get_or(MosMap *m, int64_t key, int64_t otherwise, const char *where)
 {
-    MapEntry *e = find(not_null(m, where), key);
-    return e ? e->value : otherwise;
+    Slot *s = find(not_null(m, where), key);
+    return s ? s->value : otherwise;
 }
 
 int32_t mos_map_has(MosMap *m, int64_t key, const char *where)
@@ -342,34 +409,29 @@ int32_t mos_map_remove(MosMap *m, int64_t key, const char *where)
     uint64_t i = probe(m, key, hash_key(m, key), &found);
     if (!found)
         return 0;
-    MapEntry *e = &m->entries[slot_entry(m->index[i])];
-    *e = (MapEntry){DEAD, 0, 0};
+    m->order[meta_entry(m->slots[i].meta)] = 0;
     m->size--;
     /* backward shift: pull later slots of the same run into the hole
      * unless that would move them before their home slot */
-    uint64_t mask = m->index_mask;
-    for (uint64_t j = (i + 1) & mask; m->index[j] != 0; j = (j + 1) & mask) {
-        uint64_t home = slot_home(m->index[j], mask);
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            m->index[i] = m->index[j];
+    for (uint64_t j = (i + 1) & m->mask; m->slots[j].meta != 0; j = (j + 1) & m->mask) {
+        uint64_t home = meta_tag(m->slots[j].meta) & m->mask;
+        if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+            m->slots[i] = m->slots[j];
+            m->order[meta_entry(m->slots[i].meta)] = (uint32_t)(i + 1);
             i = j;
         }
     }
-    m->index[i] = 0;
-    if (m->size == 0) {
-        m->used = 0;    /* nothing live: start again at the front */
-        memset(m->index, 0, (mask + 1) * sizeof *m->index);
-    }
+    m->slots[i] = (Slot){0};
+    if (m->size == 0)
+        m->used = 0;    /* nothing live: the order array starts again */
     return 1;
 }
 
 void mos_map_clear(MosMap *m, const char *where)
 {
     not_null(m, where);
-    if (m->capacity == 0)
-        return;
-    memset(m->entries, 0, (size_t)m->used * sizeof *m->entries);
-    memset(m->index, 0, (m->index_mask + 1) * sizeof *m->index);
+    if (m->slots)
+        memset(m->slots, 0, (size_t)(m->mask + 1) * sizeof(Slot));
     m->used = 0;
     m->size = 0;
 }
@@ -388,11 +450,11 @@ static MosArray *column(MosMap *m, bool keys, const char *where)
     }
     MosArray *xs = mos_array_new(m->size, size, kind, where);
     int64_t n = 0;
-    for (int64_t i = 0; i < m->used; i++) {
-        const MapEntry *e = &m->entries[i];
-        if (e->hash == DEAD)
+    for (int64_t e = 0; e < m->used; e++) {
+        if (m->order[e] == 0)
             continue;
-        int64_t word = keys ? e->key : e->value;
+        const Slot *s = &m->slots[m->order[e] - 1];
+        int64_t word = keys ? s->key : s->value;
         if (size == 1)
             xs->data[n++] = (char)(word != 0);
         else
