@@ -182,6 +182,23 @@ static uint64_t hash_key(MosMap *m, int64_t key)
     return h;
 }
 
+/* Equal bytes, word by word: keys are mostly short, and a call of memcmp
+ * would cost more than the comparison. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    for (; n > 0; n--)
+        if (*a++ != *b++)
+            return false;
+    return true;
+}
+
 static inline bool same_key(const MosMap *m, int64_t a, int64_t b)
 {
     if (a == b)
@@ -189,7 +206,7 @@ static inline bool same_key(const MosMap *m, int64_t a, int64_t b)
     if (m->key_kind != MOS_KEY_STRING)
         return false;
     const MosString *x = (const MosString *)(uintptr_t)a, *y = (const MosString *)(uintptr_t)b;
-    return x->length == y->length && memcmp(x->bytes, y->bytes, (size_t)x->length) == 0;
+    return x->length == y->length && same_bytes(x->bytes, y->bytes, (size_t)x->length);
 }
 
 /* ---- the table ------------------------------------------------------------ */
