@@ -33,6 +33,24 @@ elapsed() {  # elapsed T0 T1: the seconds from now's T0 to now's T1
   awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'
 }
 
+# measured_run IN OUT ERR COMMAND...: runs COMMAND with standard input IN,
+# output OUT and errors ERR, under `timeout $TIMEOUT`, and under GNU time
+# when $GNU_TIME names it (the peak memory, in KiB, then goes to
+# $WORK/mem).  Sets RUN_STATUS and RUN_SECONDS (wall time).
+measured_run() {
+  local in=$1 out=$2 err=$3 t0 t1
+  shift 3
+  t0=$(now)
+  if [ -n "${GNU_TIME:-}" ]; then
+    timeout "$TIMEOUT" "$GNU_TIME" -f %M -o "$WORK/mem" "$@" <"$in" >"$out" 2>"$err"
+  else
+    timeout "$TIMEOUT" "$@" <"$in" >"$out" 2>"$err"
+  fi
+  RUN_STATUS=$?
+  t1=$(now)
+  RUN_SECONDS=$(elapsed "$t0" "$t1")
+}
+
 # median [-d DIGITS] NUMBER...: their median, with DIGITS decimals (6 unless
 # told; the layout tables time nanosecond loops and ask for 9).
 median() {

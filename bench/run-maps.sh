@@ -124,17 +124,11 @@ for b in $ONLY; do
       [ -n "${CMD[$k]:-}" ] || continue
       [ "${LINE[$k]:-}" != fail ] || continue
       err="$WORK/$b-$sys.err"
-      t0=$(now)
-      if [ -n "$GNU_TIME" ]; then
-        timeout "$TIMEOUT" "$GNU_TIME" -f %M -o "$WORK/mem" ${CMD[$k]} ${ARGS[$b]} <"${INPUT[$b]}" >"$WORK/out" 2>"$err"
-      else
-        timeout "$TIMEOUT" ${CMD[$k]} ${ARGS[$b]} <"${INPUT[$b]}" >"$WORK/out" 2>"$err"
-      fi
-      rc=$?
-      t1=$(now)
-      if [ $rc -ne 0 ]; then LINE[$k]=fail; notes+=("$sys $b failed with status $rc (see $err)"); continue; fi
+      # shellcheck disable=SC2086  # a command line of several words
+      measured_run "${INPUT[$b]}" "$WORK/out" "$err" ${CMD[$k]} ${ARGS[$b]}
+      if [ $RUN_STATUS -ne 0 ]; then LINE[$k]=fail; notes+=("$sys $b failed with status $RUN_STATUS (see $err)"); continue; fi
       LINE[$k]=$(tail -n 1 "$WORK/out")
-      TIMES[$k]="${TIMES[$k]:-} $(elapsed "$t0" "$t1")"
+      TIMES[$k]="${TIMES[$k]:-} $RUN_SECONDS"
       [ -n "$GNU_TIME" ] && MEMS[$k]="${MEMS[$k]:-} $(tail -n 1 "$WORK/mem")"
     done
   done

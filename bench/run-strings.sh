@@ -71,17 +71,11 @@ for n in $SIZES; do
       [ -n "${CMD[$sys]:-}" ] || continue
       k=$sys:$n
       [ "${LINE[$k]:-}" != fail ] || continue
-      t0=$(now)
-      if [ -n "$GNU_TIME" ]; then
-        timeout "$TIMEOUT" "$GNU_TIME" -f %M -o "$WORK/mem" ${CMD[$sys]} "$n" >"$WORK/out" 2>"$WORK/err"
-      else
-        timeout "$TIMEOUT" ${CMD[$sys]} "$n" >"$WORK/out" 2>"$WORK/err"
-      fi
-      rc=$?
-      t1=$(now)
-      if [ $rc -ne 0 ]; then LINE[$k]=fail; notes+=("$sys n=$n failed with status $rc"); continue; fi
+      # shellcheck disable=SC2086  # a command line of several words
+      measured_run /dev/null "$WORK/out" "$WORK/err" ${CMD[$sys]} "$n"
+      if [ $RUN_STATUS -ne 0 ]; then LINE[$k]=fail; notes+=("$sys n=$n failed with status $RUN_STATUS"); continue; fi
       LINE[$k]=$(tail -n 1 "$WORK/out")
-      TIMES[$k]="${TIMES[$k]:-} $(elapsed "$t0" "$t1")"
+      TIMES[$k]="${TIMES[$k]:-} $RUN_SECONDS"
       [ -n "$GNU_TIME" ] && MEMS[$k]="${MEMS[$k]:-} $(tail -n 1 "$WORK/mem")"
     done
   done
