@@ -55,9 +55,10 @@ static LLVMValueRef new_map(CgFn *f, const Type *t, Loc loc)
 static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *site,
                   unsigned kinds)
 {
-    if (!cg_known_nonnull(mx) && !f->cg->opt->no_checks)
+    bool counted = cg_counts(f, mx->type);  /* reads the map's node: never null then */
+    if (!cg_known_nonnull(mx) && (!f->cg->opt->no_checks || counted))
         cg_null_check(f, m, loc, "null dereference: a null map");
-    if (cg_counts(f, mx->type))
+    if (counted)
         cg_count_access(f, site, loc, cg_remote_node(f, m, mx->type), kinds);
 }
 
