@@ -10,6 +10,20 @@
  * §6).  GC_malloc zeroes by itself; GC_malloc_atomic does not, hence the
  * memset.
  *
+ * The collector's policy is set here too, once, at start-up (rt_gc_start).
+ * Left alone, Boehm GC starts with a heap of a few hundred KiB and collects
+ * whenever that is used up and the bytes allocated since the last
+ * collection pass a fraction of the live data: a program that makes many
+ * short-lived strings or nodes and keeps few then collects thousands of
+ * times, each a stop of every thread (an actor program's messages are the
+ * same: small, short-lived, and hundreds of stop-the-world rounds a second
+ * would signal every worker).  So the heap starts at RT_GC_INITIAL_HEAP
+ * (MOSAIC_GC_HEAP chooses another size; the pages are only reserved until
+ * used), and a collection waits for at least RT_GC_MIN_BYTES of
+ * allocation — a floor that keeps the heap small enough to stay in cache
+ * (larger floors cost more in page faults on fresh memory than they
+ * save).
+ *
  * Not here: arrays (array.c, which adds the length header and typed
  * defaults), strings (string.c), and any explicit free — the collector
  * owns every block.
@@ -19,6 +33,18 @@
 #include <string.h>
 
 #include <gc.h>
+
+#define RT_GC_INITIAL_HEAP ((size_t)4 << 20)
+#define RT_GC_MIN_BYTES ((size_t)1 << 20)
+
+void rt_gc_start(void)
+{
+    size_t heap = rt_env_size("MOSAIC_GC_HEAP", (size_t)1 << 20, (size_t)1 << 40,
+                              "a size from 1M to 1T (bytes, or with K, M or G)");
+    GC_expand_hp(heap ? heap : RT_GC_INITIAL_HEAP);     /* best effort */
+    if (GC_get_min_bytes_allocd() < RT_GC_MIN_BYTES)
+        GC_set_min_bytes_allocd(RT_GC_MIN_BYTES);
+}
 
 /* GC_malloc(0) is legal but a zero-sized object can share its address
  * with the next one; one byte keeps identities distinct. */

@@ -163,6 +163,28 @@ _Noreturn void rt_panic_from_signal(const char *where, const char *message)
     _exit(101);
 }
 
+size_t rt_env_size(const char *name, size_t min, size_t max, const char *expected)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(env, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    }
+    if (*end != '\0' || end == env || *env == '-' || errno || n > max >> shift ||
+        (n << shift) < min) {
+        rt_warn_env(name, env, expected);
+        return 0;
+    }
+    return (size_t)(n << shift);
+}
+
 void rt_warn_env(const char *name, const char *value, const char *expected)
 {
     char line[PANIC_LINE_MAX];

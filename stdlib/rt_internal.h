@@ -45,6 +45,13 @@
 /* Says on stderr that environment variable name's value is ignored, and
  * what was expected (panic.c). */
 void rt_warn_env(const char *name, const char *value, const char *expected);
+/* Environment variable `name` as a size in bytes, written as a number with
+ * an optional K, M or G; 0 when it is unset, and also (after a warning
+ * that names `expected`) when it is malformed or outside [min, max]. */
+size_t rt_env_size(const char *name, size_t min, size_t max, const char *expected);
+
+/* The collector's heap policy (alloc.c): right after GC_INIT. */
+void rt_gc_start(void);
 
 /* --- remote-access counting (remote.c) --- */
 

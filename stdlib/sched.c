@@ -181,15 +181,6 @@
  * winning. */
 #define RT_STEAL_TRIES 4
 
-/* Bytes allocated between two collections, at least, once actors run.
- * Messages are small and short-lived, so the live heap of a
- * message-passing program is tiny and the collector, left alone, would
- * stop every thread after each ~100 KiB of messages: hundreds of
- * stop-the-world rounds per second, each signalling every worker.  A
- * floor of 1 MiB keeps the heap small enough to stay in cache (larger
- * floors cost more in page faults on fresh memory than they save). */
-#define RT_GC_MIN_BYTES ((size_t)1 << 20)
-
 /* Workers' stacks: 256 MiB reserved (not committed) is a recursion
  * millions of frames deep.  MOSAIC_STACK_SIZE overrides. */
 #define RT_WORKER_STACK ((size_t)256 << 20)
@@ -1137,8 +1128,6 @@ static void sched_setup(void)
      * same node.) */
     GC_register_displacement(offsetof(RtActor, rq_link));
     GC_register_displacement(RT_MAILBOX_IDLE);
-    if (GC_get_min_bytes_allocd() < RT_GC_MIN_BYTES)
-        GC_set_min_bytes_allocd(RT_GC_MIN_BYTES);
     const RtTopology *topo = rt_topology();
     nworkers = topo->workers;
     nnodes = topo->nodes;

@@ -81,6 +81,7 @@ int main(int argc, char **argv)
      * block", ...) are about its tuning, not the program; a Mosaic
      * program's stderr is for the program and its runtime errors. */
     GC_set_warn_proc(GC_ignore_warn_proc);
+    rt_gc_start();
     rt_print_init();
     rt_remote_start();      /* before the first array: it may need a node word */
     rt_fault_init();

@@ -28,8 +28,6 @@
  */
 #include "rt_internal.h"
 
-#include <stdatomic.h>
-
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -52,29 +50,21 @@ static const size_t fallback_sizes[] = {
 
 /* MOSAIC_STACK_SIZE as a byte count, or 0 when unset or invalid (then
  * the built-in sizes apply; a bad value is not worth failing for). */
+static size_t stack_size_env;
+
+/* 1 MiB .. 64 GiB: below, the margin kept for reporting an overflow would
+ * be most of the stack; above, no machine would commit it. */
+static void read_stack_size(void)
+{
+    stack_size_env = rt_env_size("MOSAIC_STACK_SIZE", (size_t)1 << 20, (size_t)1 << 36,
+                                 "a size from 1M to 64G (bytes, or with K, M or G)");
+}
+
 static size_t requested_stack_size(void)
 {
-    const char *env = getenv("MOSAIC_STACK_SIZE");
-    if (!env || !*env)
-        return 0;
-    char *end;
-    unsigned long long n = strtoull(env, &end, 10);
-    unsigned shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    }
-    /* 1 MiB .. 64 GiB: below, the margin kept for reporting an overflow
-     * would be most of the stack; above, no machine would commit it */
-    if (*end != '\0' || end == env || n > (1ull << 36) >> shift || (n << shift) < (1u << 20)) {
-        static atomic_flag warned = ATOMIC_FLAG_INIT;
-        if (!atomic_flag_test_and_set(&warned))
-            rt_warn_env("MOSAIC_STACK_SIZE", env, "a size from 1M to 64G (bytes, or with K, M "
-                        "or G)");
-        return 0;
-    }
-    return (size_t)(n << shift);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;    /* read, and warned about, once */
+    pthread_once(&once, read_stack_size);
+    return stack_size_env;
 }
 
 static int try_start(pthread_t *thread, void *(*fn)(void *), void *arg,
