@@ -23,6 +23,9 @@
 # building a string with += beside C and Python by bench/run-strings.sh.
 # Map<K, V> (LANGUAGE.md §9) is measured beside a hand-written C hash table,
 # Go's map and Python's dict by bench/run-maps.sh (bench/maps/).
+# Sequential code beside C (eight classic programs, start-up, executable
+# size, compile time of a large generated program) is measured by
+# bench/run-seq.sh (bench/seq/).
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -64,7 +67,7 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/big.erl
 
 .PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
-	bench-waiting bench-strings bench-maps bench-clean
+	bench-waiting bench-strings bench-maps bench-seq bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -75,6 +78,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
 	$(MAKE) $(AM_MAKEFLAGS) bench-strings
 	$(MAKE) $(AM_MAKEFLAGS) bench-maps
+	$(MAKE) $(AM_MAKEFLAGS) bench-seq
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
@@ -97,6 +101,9 @@ bench-strings: all
 bench-maps: all
 	$(SHELL) $(srcdir)/bench/run-maps.sh ./mosaicc$(EXEEXT)
 
+bench-seq: all
+	$(SHELL) $(srcdir)/bench/run-seq.sh ./mosaicc$(EXEEXT)
+
 bench-clean:
 	rm -rf bench/work
 EXTRA_DIST += bench/run-frontend.sh
@@ -109,3 +116,13 @@ EXTRA_DIST += bench/run-maps.sh bench/maps/gen_text.c \
 	bench/maps/wordfreq.go bench/maps/wordfreq.py \
 	bench/maps/intkeys.mos bench/maps/intkeys.c \
 	bench/maps/intkeys.go bench/maps/intkeys.py
+EXTRA_DIST += bench/run-seq.sh bench/seq/gen-large-c.sh \
+	bench/seq/nbody.mos bench/seq/nbody.c \
+	bench/seq/spectralnorm.mos bench/seq/spectralnorm.c \
+	bench/seq/fannkuchredux.mos bench/seq/fannkuchredux.c \
+	bench/seq/binarytrees.mos bench/seq/binarytrees.c \
+	bench/seq/mandelbrot.mos bench/seq/mandelbrot.c \
+	bench/seq/sieve.mos bench/seq/sieve.c \
+	bench/seq/strings.mos bench/seq/strings.c \
+	bench/seq/richards.mos bench/seq/richards.c \
+	bench/seq/hello.mos bench/seq/hello.c
