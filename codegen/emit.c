@@ -113,8 +113,53 @@ static void enable_vectoriser_remarks(void)
     LLVMParseCommandLineOptions(4, argv, NULL);
 }
 
+/* LLVM inlines a function with internal linkage and a single call site
+ * whatever its size (it can then delete it).  A function that calls many
+ * such functions — a generated `main` calling a `run` per unit, a
+ * dispatcher — thus becomes one enormous function, and the optimiser's
+ * time grows faster than the program (gcc bounds this with its
+ * large-function-growth limit).  So, as a bound of our own: when one
+ * function calls more than MAX_SINGLE_CALLEES functions that it alone
+ * calls, those become linkonce_odr (still deleted when unused, still
+ * inlined when small, but no longer at any size). */
+#define MAX_SINGLE_CALLEES 16
+
+static LLVMValueRef only_caller(LLVMValueRef fn)
+{
+    LLVMUseRef use = LLVMGetFirstUse(fn);
+    if (!use || LLVMGetNextUse(use))
+        return NULL;
+    LLVMValueRef user = LLVMGetUser(use);
+    if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != fn)
+        return NULL;
+    return LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+}
+
+static void bound_inlining_growth(Cg *cg)
+{
+    CgMap single = {0};     /* caller -> its number of single-use callees */
+    for (LLVMValueRef fn = LLVMGetFirstFunction(cg->mod); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage)
+            continue;
+        LLVMValueRef caller = only_caller(fn);
+        if (caller)
+            cg_map_put_ptr(&single, caller,
+                           (void *)((uintptr_t)cg_map_get_ptr(&single, caller) + 1));
+    }
+    for (LLVMValueRef fn = LLVMGetFirstFunction(cg->mod); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage)
+            continue;
+        LLVMValueRef caller = only_caller(fn);
+        if (caller && (uintptr_t)cg_map_get_ptr(&single, caller) > MAX_SINGLE_CALLEES) {
+            LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+            LLVMSetVisibility(fn, LLVMHiddenVisibility);
+        }
+    }
+}
+
 bool cg_optimise(Cg *cg)
 {
+    bound_inlining_growth(cg);
     if (cg->opt->remark) {
         enable_vectoriser_remarks();
         LLVMContextSetDiagnosticHandler(cg->ctx, on_diagnostic, cg);
