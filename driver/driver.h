@@ -66,7 +66,7 @@ const char *driver_temp_path(const char *name);
 
 /* Links `object` with the runtime into the executable `output`.  Returns
  * an exit status (0 on success, after printing why otherwise). */
-int driver_link(const char *object, const char *output);
+int driver_link(const char *object, const char *output, bool debug_info);
 
 /* Runs `exe` with `args` (argv[0] is exe), waits, and returns its exit
  * status, or 128 + N if signal N killed it. */

@@ -6,6 +6,10 @@
  *
  *   CC -o OUT OBJECT RUNTIME/libmosaicrt.a [MOSAIC_LINK_FLAGS] MOSAIC_RT_LIBS
  *
+ * and, without -g, with -Wl,-S: the runtime library carries its own debug
+ * information (most of a small program's file), which only a -g build of
+ * the program has a use for.
+ *
  * with posix_spawn, never through a shell, so no file name is ever parsed
  * or quoted.  The runtime is found without any environment variable:
  * MOSAIC_RUNTIME_DIR if set, else stdlib/libmosaicrt.a beside the running
@@ -245,7 +249,7 @@ static int count_words(const char *s)
     return n;
 }
 
-int driver_link(const char *object, const char *output)
+int driver_link(const char *object, const char *output, bool debug_info)
 {
     const char *runtime = find_runtime();
     if (!runtime) return EXIT_USAGE;
@@ -267,6 +271,8 @@ int driver_link(const char *object, const char *output)
     argv[argc++] = (char *)runtime;
     push_words(argv, &argc, MOSAIC_LINK_FLAGS);
     push_words(argv, &argc, MOSAIC_RT_LIBS);
+    if (!debug_info)
+        argv[argc++] = "-Wl,-S";
     argv[argc] = NULL;
 
     int status = spawn_wait(argv, true, false);

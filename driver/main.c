@@ -226,7 +226,7 @@ static int compile(const DriverOptions *o, Program *program)
                                           : o->output ? o->output
                                                       : default_output(o->input, "");
     if (!exe) return EXIT_USAGE;
-    int status = driver_link(obj, exe);
+    int status = driver_link(obj, exe, o->debug_info);
     if (status != EXIT_OK || o->mode != MODE_RUN) return status;
     return driver_run(exe, o->run_args, o->nrun_args);
 }
