@@ -576,6 +576,22 @@ int cg_elem_kind(const Type *elem)
                                    : MOS_ELEM_PLAIN;
 }
 
+/* A new array's header, as the runtime wrote it, written again: the same
+ * values, but now LLVM knows them, so until the next call that might grow
+ * the array its length is `len` (the bounds checks of a loop up to `len`
+ * fold away) and its elements follow the header. */
+static LLVMValueRef known_header(CgFn *f, LLVMValueRef arr, LLVMValueRef len)
+{
+    Cg *cg = f->cg;
+    cg_tbaa(cg, LLVMBuildStore(cg->b, len, arr), ty_int, true);
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, offsetof(MosArray, data), 0);
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, "data.addr");
+    LLVMValueRef size = LLVMConstInt(cg->t_i64, sizeof(MosArray), 0);
+    LLVMValueRef data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &size, 1, "data");
+    cg_tbaa_data(cg, LLVMBuildStore(cg->b, data, slot));
+    return arr;
+}
+
 /* A new array of type t (under --count-remote, recorded at its place). */
 static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
 {
@@ -593,9 +609,9 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
         Place *at = ty_home(t);
         args[4] = f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
                                                       : cg_place_value(f, at);
-        return cg_call_rt(f, CG_RT_mos_array_new_at, args, 5, "array");
+        return known_header(f, cg_call_rt(f, CG_RT_mos_array_new_at, args, 5, "array"), len);
     }
-    return cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array");
+    return known_header(f, cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array"), len);
 }
 
 /* [e, e, ...]: allocate, then store each element as it is evaluated. */
