@@ -27,6 +27,7 @@
 #include "cg_internal.h"
 #include "../support/assert.h"
 #include "../typecheck/effects.h"
+#include "../stdlib/mosaic_rt.h"
 
 /* eprint(x), eprintln(x), eprintln(): the value as text, to stderr. */
 static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
@@ -270,10 +271,33 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     INTERNAL_ERROR("codegen: an array method without code of its own");
 }
 
+/* s.byte(i): a compare and a load, the hot loop of byte-wise text code
+ * (a call each would cost more than the work).  Strings never change, so
+ * their length and bytes are invariant loads; the check is made even
+ * under --no-checks, as the runtime's string methods make theirs. */
+static LLVMValueRef string_byte(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef s = cg_expr(f, e->u.method_call.object);
+    LLVMValueRef i = cg_expr(f, e->u.method_call.args.items[0]);
+    cg_bounds_check(f, i, cg_string_length(f, s), e->loc);
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, offsetof(MosString, bytes), 0);
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, s, &off, 1, "bytes.addr");
+    LLVMValueRef bytes = LLVMBuildLoad2(cg->b, cg->t_ptr, slot, "bytes");
+    cg_mark_invariant(cg, bytes);
+    cg_tbaa_data(cg, bytes);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, bytes, &i, 1, "byte.addr");
+    LLVMValueRef b = LLVMBuildLoad2(cg->b, cg->t_i8, at, "byte");
+    cg_mark_invariant(cg, b);
+    return LLVMBuildZExt(cg->b, b, cg->t_i64, "byte");
+}
+
 /* s.m(args) or xs.m(args) for a string's or an array's built-in method. */
 LLVMValueRef cg_builtin_method(CgFn *f, Expr *e)
 {
     int bi = e->u.method_call.builtin;
+    if (bi == SM_BYTE)
+        return string_byte(f, e);
     if (tc_builtins[bi].kind == BK_MAP_METHOD)
         return cg_map_method(f, e);
     if (lowering[bi].kind == LOWER_INLINE)

@@ -95,7 +95,6 @@ void mos_print_string(MosString *s, int32_t newline);
 void mos_print_newline(void);
 int64_t mos_parse_int(MosString *s, const char *where);
 /* LANGUAGE.md §8 (text.c): string methods take the receiver first. */
-int64_t mos_string_byte(MosString *s, int64_t i, const char *where);
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b, const char *where);
 int64_t mos_string_find(MosString *s, MosString *t);
 int32_t mos_string_contains(MosString *s, MosString *t);

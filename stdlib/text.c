@@ -1,8 +1,9 @@
 /* text.c — the string methods and text functions of LANGUAGE.md §8.
  *
- * s.byte(i), s.slice(a, b), s.find(t), s.contains(t), s.starts_with(t),
+ * s.slice(a, b), s.find(t), s.contains(t), s.starts_with(t),
  * s.ends_with(t), s.split(sep), s.trim(), s.to_upper(), s.to_lower(), and
- * join(xs, sep) and char(i).  Strings are immutable byte sequences
+ * join(xs, sep) and char(i) (s.byte(i) is a load that codegen/builtins.c
+ * emits inline).  Strings are immutable byte sequences
  * (string.c), so every result is a new string, or an operand itself when
  * nothing changes (a slice of the whole, a trim that removes nothing).
  *
@@ -12,8 +13,7 @@
  * and copies each piece once.  Indices are byte offsets; case conversion
  * and trimming know ASCII only, as the language says.
  *
- * Runtime errors, at the call's `where`: "index out of bounds" (byte,
- * slice), "invalid argument" (split with an empty separator), "invalid
+ * Runtime errors, at the call's `where`: "index out of bounds" (slice), "invalid argument" (split with an empty separator), "invalid
  * conversion" (char of a value that is not a Unicode scalar value), "null
  * dereference" (join of a null array).
  *
@@ -24,13 +24,6 @@
 #include <string.h>
 
 #include <gc.h>
-
-int64_t mos_string_byte(MosString *s, int64_t i, const char *where)
-{
-    if ((uint64_t)i >= (uint64_t)s->length)
-        rt_out_of_bounds(where, i, s->length);
-    return (unsigned char)s->bytes[i];
-}
 
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
                             const char *where)
