@@ -321,11 +321,58 @@ static LLVMValueRef short_circuit(CgFn *f, Expr *e)
     return phi;
 }
 
+static bool is_concat(const Expr *e)
+{
+    return e->kind == EX_BINARY && e->u.binary.op == BIN_ADD && e->type->kind == TY_STRING;
+}
+
+/* a + b + c + ... of three operands or more, one of them a string: the
+ * operands evaluated left to right, then one runtime call that builds the
+ * whole (mos_string_concat_n), where a `+` at a time would make a string
+ * for every `+` and every int.  Floats and bools are converted first;
+ * ints are formatted straight into the result. */
+static LLVMValueRef string_chain(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    size_t n = 1;
+    for (Expr *x = e; is_concat(x); x = x->u.binary.left)
+        n++;
+    Expr **operands = arena_alloc(n * sizeof *operands);
+    size_t k = n;
+    Expr *x = e;
+    for (; is_concat(x); x = x->u.binary.left)
+        operands[--k] = x->u.binary.right;
+    operands[0] = x;
+    LLVMTypeRef part = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_i64, cg->t_i64},
+                                               2, 0);
+    LLVMTypeRef parts_type = LLVMArrayType(part, (unsigned)n);
+    LLVMValueRef parts = cg_entry_alloca(f, parts_type, "parts");
+    for (size_t i = 0; i < n; i++) {
+        Expr *o = operands[i];
+        LLVMValueRef v = cg_expr(f, o);
+        bool is_int = o->type->kind == TY_INT;
+        if (!is_int)
+            v = LLVMBuildPtrToInt(cg->b, cg_to_string(f, v, o->type), cg->t_i64, "part");
+        LLVMValueRef idx[3] = {LLVMConstInt(cg->t_i32, 0, 0),
+                               LLVMConstInt(cg->t_i32, (unsigned long long)i, 0),
+                               LLVMConstInt(cg->t_i32, 0, 0)};
+        LLVMBuildStore(cg->b, LLVMConstInt(cg->t_i64, is_int, 0),
+                       LLVMBuildInBoundsGEP2(cg->b, parts_type, parts, idx, 3, "is_int"));
+        idx[2] = LLVMConstInt(cg->t_i32, 1, 0);
+        LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, parts_type, parts, idx, 3, "word"));
+    }
+    cg_debug_loc(f, e->loc);
+    LLVMValueRef args[2] = {parts, LLVMConstInt(cg->t_i64, n, 0)};
+    return cg_call_rt(f, CG_RT_mos_string_concat_n, args, 2, "concat");
+}
+
 static LLVMValueRef binary(CgFn *f, Expr *e)
 {
     BinaryOp op = e->u.binary.op;
     if (op == BIN_AND || op == BIN_OR)
         return short_circuit(f, e);
+    if (is_concat(e) && is_concat(e->u.binary.left))
+        return string_chain(f, e);
     Expr *lx = e->u.binary.left, *rx = e->u.binary.right;
     LLVMValueRef l = cg_expr(f, lx);
     LLVMValueRef r = cg_expr(f, rx);

@@ -108,8 +108,9 @@ LLVMValueRef cg_slot(CgFn *f, Sym *sym)
     return make_slot(f, sym, 0);
 }
 
-/* A hidden cell that is not a Sym (the counter of a range loop). */
-static LLVMValueRef extra_slot(CgFn *f, LLVMTypeRef type, const char *name)
+/* A hidden cell that is not a Sym (the counter of a range loop, the
+ * parts of a string chain), in the entry block. */
+LLVMValueRef cg_entry_alloca(CgFn *f, LLVMTypeRef type, const char *name)
 {
     LLVMPositionBuilderAtEnd(f->cg->alloca_b, f->entry);
     return LLVMBuildAlloca(f->cg->alloca_b, type, name);
@@ -281,7 +282,7 @@ static void emit_for_range(CgFn *f, Stmt *s)
     LLVMValueRef to = cg_expr(f, s->u.for_range.to);
     LLVMValueRef limit = cg_slot(f, s->u.for_range.limit_sym);
     LLVMBuildStore(cg->b, to, limit);
-    LLVMValueRef counter = extra_slot(f, cg->t_i64,
+    LLVMValueRef counter = cg_entry_alloca(f, cg->t_i64,
                                       arena_printf("%s.next.addr", var->name));
     LLVMBuildStore(cg->b, from, counter);
     LLVMValueRef var_slot = cg_slot(f, var);

@@ -71,6 +71,13 @@ enum {
     MOS_KEY_STRING = 2,
 };
 
+/* One operand of a chain of string `+` (mos_string_concat_n): a string,
+ * or an int still to be formatted. */
+typedef struct MosPart {
+    int64_t is_int;
+    int64_t word;           /* the int, or the MosString * */
+} MosPart;
+
 /* Provided by the compiled program. */
 int64_t mos_program_main(MosArray *args);
 
@@ -83,6 +90,7 @@ void *mos_alloc(int64_t bytes);
 void *mos_alloc_atomic(int64_t bytes);
 MosArray *mos_array_new(int64_t length, int64_t elem_size, int32_t elem_kind, const char *where);
 MosString *mos_string_concat(MosString *a, MosString *b);
+MosString *mos_string_concat_n(const MosPart *parts, int64_t n);
 MosString *mos_string_from_int(int64_t v);
 MosString *mos_string_from_float(double v);
 MosString *mos_string_from_bool(int32_t v);

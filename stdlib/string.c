@@ -118,16 +118,37 @@ static MosString *prefix_of(MosStringBuffer *buf, int64_t length)
     return s;
 }
 
-MosString *mos_string_concat(MosString *a, MosString *b)
+/* What a concatenation appends after its left operand: one string, or
+ * the parts of a chain `a + b + c + ...` (ints formatted on the way). */
+typedef struct Tail {
+    const MosString *string;        /* one string, or NULL: */
+    const MosPart *parts;           /* these */
+    int64_t nparts;
+} Tail;
+
+static void write_tail(char *dst, const Tail *t)
 {
-    a = or_empty(a);
-    b = or_empty(b);
-    if (a->length == 0)
-        return b;
-    if (b->length == 0)
-        return a;
+    if (t->string) {
+        memcpy(dst, t->string->bytes, (size_t)t->string->length);
+        return;
+    }
+    for (int64_t i = 0; i < t->nparts; i++) {
+        const MosPart *p = &t->parts[i];
+        if (p->is_int) {
+            dst += rt_format_int(p->word, dst);
+        } else {
+            const MosString *s = or_empty((MosString *)(uintptr_t)p->word);
+            memcpy(dst, s->bytes, (size_t)s->length);
+            dst += s->length;
+        }
+    }
+}
+
+/* a followed by `extra` bytes that write_tail(tail) provides. */
+static MosString *append(MosString *a, int64_t extra, const Tail *tail)
+{
     /* both lengths are below RT_MAX_ALLOC: the sum cannot overflow */
-    int64_t length = a->length + b->length;
+    int64_t length = a->length + extra;
     if ((uint64_t)length > RT_MAX_ALLOC)
         mos_panic(RT_NOWHERE, "out of memory: string too long");
     MosStringBuffer *buf = a->buffer;
@@ -137,7 +158,7 @@ MosString *mos_string_concat(MosString *a, MosString *b)
                                                 memory_order_relaxed,
                                                 memory_order_relaxed)) {
         /* a was the whole buffer, and the room after it is ours now */
-        memcpy(buf->data + a->length, b->bytes, (size_t)b->length);
+        write_tail(buf->data + a->length, tail);
         buf->data[length] = '\0';
         return prefix_of(buf, length);
     }
@@ -154,9 +175,44 @@ MosString *mos_string_concat(MosString *a, MosString *b)
     atomic_init(&fresh->used, length);
     fresh->capacity = capacity;
     memcpy(fresh->data, a->bytes, (size_t)a->length);
-    memcpy(fresh->data + a->length, b->bytes, (size_t)b->length);
+    write_tail(fresh->data + a->length, tail);
     fresh->data[length] = '\0';
     return prefix_of(fresh, length);
+}
+
+MosString *mos_string_concat(MosString *a, MosString *b)
+{
+    a = or_empty(a);
+    b = or_empty(b);
+    if (a->length == 0)
+        return b;
+    if (b->length == 0)
+        return a;
+    Tail tail = {b, NULL, 0};
+    return append(a, b->length, &tail);
+}
+
+/* The chain parts[0] + parts[1] + ... at once: one buffer (or the room
+ * left in the first part's), instead of one string per `+` and per
+ * number.  Codegen passes the parts of chains of three or more. */
+MosString *mos_string_concat_n(const MosPart *parts, int64_t n)
+{
+    char digits[RT_INT_BUF];
+    int64_t extra = 0;
+    for (int64_t i = 1; i < n; i++)
+        extra += parts[i].is_int ? rt_format_int(parts[i].word, digits)
+                                 : or_empty((MosString *)(uintptr_t)parts[i].word)->length;
+    MosString *first;
+    if (parts[0].is_int) {
+        int len = rt_format_int(parts[0].word, digits);
+        first = rt_string_new(digits, len);
+    } else {
+        first = or_empty((MosString *)(uintptr_t)parts[0].word);
+    }
+    if (extra == 0)
+        return first;
+    Tail tail = {NULL, parts + 1, n - 1};
+    return append(first, extra, &tail);
 }
 
 int rt_format_int(int64_t v, char *buf)
