@@ -168,10 +168,13 @@ bool cg_optimise(Cg *cg)
     char pipeline[32];
     snprintf(pipeline, sizeof pipeline, "default<O%d>", lvl);
     LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-    /* as clang does: vectorisers and unrolling from -O2 on */
+    /* vectorisers from -O2 on, as clang does; loop unrolling from -O3 on,
+     * as gcc does: at -O2 it made a large program's build a third slower
+     * and its object a third larger, and no benchmark of bench/seq/ any
+     * faster (bench/README.md, "Sequential programs") */
     LLVMPassBuilderOptionsSetLoopVectorization(pbo, lvl >= 2);
     LLVMPassBuilderOptionsSetSLPVectorization(pbo, lvl >= 2);
-    LLVMPassBuilderOptionsSetLoopUnrolling(pbo, lvl >= 2);
+    LLVMPassBuilderOptionsSetLoopUnrolling(pbo, lvl >= 3);
     LLVMPassBuilderOptionsSetLoopInterleaving(pbo, lvl >= 2);
     LLVMErrorRef err = LLVMRunPasses(cg->mod, pipeline, cg->tm, pbo);
     LLVMDisposePassBuilderOptions(pbo);
