@@ -51,6 +51,41 @@ measured_run() {
   RUN_SECONDS=$(elapsed "$t0" "$t1")
 }
 
+# The cells of one row of a table of systems against C, from the arrays a
+# table script fills: TIMES[SYS:ROW] and MEMS[SYS:ROW] (the runs' seconds
+# and KiB) and LINE[SYS:ROW] (the output).  row_medians ROW SYS... sets
+# ROW_T[SYS] (the median time, empty when it never ran) and ROW_M[SYS]
+# (the median memory, or n/a).
+row_medians() {
+  local row=$1 sys k
+  shift
+  declare -gA ROW_T ROW_M
+  for sys in "$@"; do
+    k=$sys:$row
+    ROW_T[$sys]=""; ROW_M[$sys]="n/a"
+    if [ -n "${TIMES[$k]:-}" ]; then
+      # shellcheck disable=SC2086  # the runs, one word each
+      ROW_T[$sys]=$(median ${TIMES[$k]})
+      # shellcheck disable=SC2086
+      [ -n "${MEMS[$k]:-}" ] && ROW_M[$sys]=$(median -d 0 ${MEMS[$k]})
+    fi
+  done
+}
+# row_same SYS ROW: SYS printed what C printed (or C did not run).
+row_same() { [ "${LINE[$1:$2]}" = "${LINE[C:$2]:-${LINE[$1:$2]}}" ]; }
+# row_cell SYS ROW: SYS's time, "!" in front when its output is not C's.
+row_cell() {
+  if [ -z "${ROW_T[$1]}" ]; then echo "n/a"; return; fi
+  local c
+  c=$(fmt_time "${ROW_T[$1]}")
+  row_same "$1" "$2" || c="!$c"
+  echo "$c"
+}
+# row_ratio SYS: SYS's time over C's.
+row_ratio() {
+  if [ -n "${ROW_T[$1]}" ] && [ -n "${ROW_T[C]}" ]; then fmt_ratio "${ROW_T[$1]}" "${ROW_T[C]}"; else echo "n/a"; fi
+}
+
 # median [-d DIGITS] NUMBER...: their median, with DIGITS decimals (6 unless
 # told; the layout tables time nanosecond loops and ask for 9).
 median() {

@@ -150,24 +150,14 @@ echo "| benchmark | Mosaic s | C s | Go s | Python s | Mosaic/C | Go/C | Python/
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 differ=()
 for b in $ONLY; do
-  declare -A t m
+  # shellcheck disable=SC2086  # the systems, one word each
+  row_medians "$b" $SYSTEMS
+  echo "| ${LABEL[$b]} | $(row_cell Mosaic "$b") | $(row_cell C "$b") | $(row_cell Go "$b") | $(row_cell Python "$b") | $(row_ratio Mosaic) | $(row_ratio Go) | $(row_ratio Python) | ${ROW_M[Mosaic]} | ${ROW_M[C]} | ${ROW_M[Go]} | ${ROW_M[Python]} |"
   for sys in $SYSTEMS; do
-    k=$sys:$b
-    t[$sys]=""; m[$sys]="n/a"
-    if [ -n "${TIMES[$k]:-}" ]; then
-      t[$sys]=$(median ${TIMES[$k]})
-      [ -n "${MEMS[$k]:-}" ] && m[$sys]=$(median -d 0 ${MEMS[$k]})
-    fi
-  done
-  same() { [ "${LINE[$1:$b]}" = "${LINE[C:$b]:-${LINE[$1:$b]}}" ]; }
-  cell() { if [ -n "${t[$1]}" ]; then local c; c=$(fmt_time "${t[$1]}"); same "$1" || c="!$c"; echo "$c"; else echo "n/a"; fi; }
-  ratio() { if [ -n "${t[$1]}" ] && [ -n "${t[C]}" ]; then fmt_ratio "${t[$1]}" "${t[C]}"; else echo "n/a"; fi; }
-  echo "| ${LABEL[$b]} | $(cell Mosaic) | $(cell C) | $(cell Go) | $(cell Python) | $(ratio Mosaic) | $(ratio Go) | $(ratio Python) | ${m[Mosaic]} | ${m[C]} | ${m[Go]} | ${m[Python]} |"
-  for sys in $SYSTEMS; do
-    r=""; [ -n "${t[$sys]}" ] && [ -n "${t[C]}" ] && r=$(fmt_ratio "${t[$sys]}" "${t[C]}")
-    line=""; [ -n "${t[$sys]}" ] && line=${LINE[$sys:$b]//,/;}
-    echo "$b,${SIZE[$b]},$sys,${t[$sys]},${m[$sys]#n/a},$r,$line" >>"$csv"
-    [ -n "${t[$sys]}" ] && [ "$sys" != C ] && ! same "$sys" && differ+=("$sys ${LABEL[$b]}: ${LINE[$sys:$b]}" "  C ${LABEL[$b]}: ${LINE[C:$b]}")
+    r=""; [ -n "${ROW_T[$sys]}" ] && [ -n "${ROW_T[C]}" ] && r=$(row_ratio "$sys")
+    line=""; [ -n "${ROW_T[$sys]}" ] && line=${LINE[$sys:$b]//,/;}
+    echo "$b,${SIZE[$b]},$sys,${ROW_T[$sys]},${ROW_M[$sys]#n/a},$r,$line" >>"$csv"
+    [ -n "${ROW_T[$sys]}" ] && [ "$sys" != C ] && ! row_same "$sys" "$b" && differ+=("$sys ${LABEL[$b]}: ${LINE[$sys:$b]}" "  C ${LABEL[$b]}: ${LINE[C:$b]}")
   done
 done
 echo

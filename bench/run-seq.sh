@@ -252,24 +252,14 @@ if [ -n "$(for b in $BENCHMARKS; do wanted "$b" && echo "$b"; done)" ]; then
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for b in $BENCHMARKS; do
     wanted "$b" || continue
-    declare -A t m
+    # shellcheck disable=SC2086  # the systems, one word each
+    row_medians "$b" $SYSTEMS
+    echo "| $b (${ARGS[$b]}) | $(row_cell Mosaic "$b") | $(row_cell NoChecks "$b") | $(row_cell C "$b") | $(row_ratio Mosaic) | $(row_ratio NoChecks) | ${ROW_M[Mosaic]} | ${ROW_M[NoChecks]} | ${ROW_M[C]} |"
     for sys in $SYSTEMS; do
-      k=$sys:$b
-      t[$sys]=""; m[$sys]="n/a"
-      if [ -n "${TIMES[$k]:-}" ]; then
-        t[$sys]=$(median ${TIMES[$k]})
-        [ -n "${MEMS[$k]:-}" ] && m[$sys]=$(median -d 0 ${MEMS[$k]})
-      fi
-    done
-    same() { [ "${LINE[$1:$b]}" = "${LINE[C:$b]:-${LINE[$1:$b]}}" ]; }
-    cell() { if [ -n "${t[$1]}" ]; then local c; c=$(fmt_time "${t[$1]}"); same "$1" || c="!$c"; echo "$c"; else echo "n/a"; fi; }
-    ratio() { if [ -n "${t[$1]}" ] && [ -n "${t[C]}" ]; then fmt_ratio "${t[$1]}" "${t[C]}"; else echo "n/a"; fi; }
-    echo "| $b (${ARGS[$b]}) | $(cell Mosaic) | $(cell NoChecks) | $(cell C) | $(ratio Mosaic) | $(ratio NoChecks) | ${m[Mosaic]} | ${m[NoChecks]} | ${m[C]} |"
-    for sys in $SYSTEMS; do
-      r=""; [ -n "${t[$sys]}" ] && [ -n "${t[C]}" ] && r=$(fmt_ratio "${t[$sys]}" "${t[C]}")
-      line=""; [ -n "${t[$sys]}" ] && line=${LINE[$sys:$b]//,/;}
-      echo "bench,$b,${ARGS[$b]},$(csv_system "$sys"),${t[$sys]},s,${m[$sys]#n/a},$r,$line" >>"$csv"
-      [ -n "${t[$sys]}" ] && [ "$sys" != C ] && ! same "$sys" && differ+=("$(csv_system "$sys") $b: ${LINE[$sys:$b]}" "  C $b: ${LINE[C:$b]}")
+      r=""; [ -n "${ROW_T[$sys]}" ] && [ -n "${ROW_T[C]}" ] && r=$(row_ratio "$sys")
+      line=""; [ -n "${ROW_T[$sys]}" ] && line=${LINE[$sys:$b]//,/;}
+      echo "bench,$b,${ARGS[$b]},$(csv_system "$sys"),${ROW_T[$sys]},s,${ROW_M[$sys]#n/a},$r,$line" >>"$csv"
+      [ -n "${ROW_T[$sys]}" ] && [ "$sys" != C ] && ! row_same "$sys" "$b" && differ+=("$(csv_system "$sys") $b: ${LINE[$sys:$b]}" "  C $b: ${LINE[C:$b]}")
     done
   done
   echo
