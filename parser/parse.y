@@ -886,7 +886,7 @@ static bool starts_expr(yysymbol_kind_t s)
     case YYSYMBOL_IDENT: case YYSYMBOL_INT: case YYSYMBOL_FLOAT: case YYSYMBOL_STRING:
     case YYSYMBOL_TRUE: case YYSYMBOL_FALSE: case YYSYMBOL_NULL_: case YYSYMBOL_THIS:
     case YYSYMBOL_HERE: case YYSYMBOL_NEW: case YYSYMBOL_LPAREN: case YYSYMBOL_LBRACK:
-    case YYSYMBOL_MINUS: case YYSYMBOL_NOT: case YYSYMBOL_GET:
+    case YYSYMBOL_MINUS: case YYSYMBOL_NOT: case YYSYMBOL_GET: case YYSYMBOL_MAP_LBRACE:
         return true;
     default:
         return false;
