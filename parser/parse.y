@@ -961,6 +961,57 @@ static void describe_found(char *buf, size_t size, yysymbol_kind_t tok, Loc loc)
         snprintf(buf, size, "'%.*s'", (int)len, text);
 }
 
+/* A note under a syntax error that a habit from another language explains
+ * (C's `&&`, `||`, `!`, `++`, `=` in a condition; a keyword as a name). */
+static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_op,
+                       bool want_name)
+{
+    const char *text = src_text(loc.file);
+    size_t length = src_length(loc.file);
+    /* `&&` is `&` then `&`: the error is at either */
+    char next = loc.end < length ? text[loc.end] : '\0';
+    char prev = loc.start > 0 ? text[loc.start - 1] : '\0';
+    bool doubled = next == text[loc.start] || prev == text[loc.start];
+    /* `i++` and `i--` leave an operator waiting for its operand, which the
+     * error is at or after */
+    size_t at = tok == YYSYMBOL_PLUS || tok == YYSYMBOL_MINUS ? loc.end : loc.start;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' ||
+                      text[at - 1] == '\r'))
+        at--;
+    if (want_expr && at >= 2 && text[at - 1] == text[at - 2] &&
+        (text[at - 1] == '+' || text[at - 1] == '-')) {
+        diag_note(LOC_NONE, "Mosaic has no '%c%c': write 'x %c= 1'", text[at - 1], text[at - 1],
+                  text[at - 1]);
+        return;
+    }
+    switch (tok) {
+    case YYSYMBOL_AMP:
+        if (doubled)
+            diag_note(LOC_NONE, "Mosaic writes 'and' where C writes '&&'");
+        return;
+    case YYSYMBOL_PIPE:
+        if (doubled)
+            diag_note(LOC_NONE, "Mosaic writes 'or' where C writes '||'");
+        return;
+    case YYSYMBOL_BANG:
+        if (want_expr)
+            diag_note(LOC_NONE, "Mosaic writes 'not x' where C writes '!x' ('!' sends a "
+                      "message: 'actor!method()')");
+        return;
+    case YYSYMBOL_ASSIGN:
+        if (want_op)
+            diag_note(LOC_NONE, "to compare, write '=='; '=' assigns, as a statement");
+        return;
+    default:
+        break;
+    }
+    if (want_name && tok != YYSYMBOL_IDENT && loc.end > loc.start &&
+        ((text[loc.start] >= 'a' && text[loc.start] <= 'z') ||
+         (text[loc.start] >= 'A' && text[loc.start] <= 'Z')))
+        diag_note(LOC_NONE, "'%.*s' is a keyword of Mosaic and cannot be a name",
+                  (int)(loc.end - loc.start), text + loc.start);
+}
+
 /* E0002: expected X, Y or Z, found 'tok'.  Groups: a place where any
  * expression may start says "expression" (any statement: "statement"), a
  * place where any binary operator may follow says "operator", and the
@@ -1022,8 +1073,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         if (ps->nested.len > 0)
             return 0;   /* the missing `}` is reported at the first nesting */
     }
-    if (syntax_error(ps, loc, "%s", msg) && yypcontext_token(ctx) == YYSYMBOL_ELSE)
+    if (!syntax_error(ps, loc, "%s", msg))
+        return 0;
+    if (yypcontext_token(ctx) == YYSYMBOL_ELSE)
         diag_note(loc, "'else' must be on the same line as the '}' before it");
+    note_habit(yypcontext_token(ctx), loc, any_expr, any_op,
+               has_symbol(expected, n, YYSYMBOL_IDENT) && !any_expr);
     return 0;
 }
 

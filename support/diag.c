@@ -342,27 +342,34 @@ void diag_note(Loc loc, const char *fmt, ...)
 
 /* ---- suggestions --------------------------------------------------------- */
 
-/* Levenshtein distance, one row at a time; NULL-free inputs. */
+/* Edit distance with adjacent transpositions (optimal string alignment):
+ * `prinltn` is one edit from `println`, two from `print`.  Three rows at a
+ * time; NULL-free inputs. */
 static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
-    size_t small[64];
-    size_t *row = lb + 1 <= 64 ? small : malloc((lb + 1) * sizeof *row);
-    if (!row) out_of_memory();
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    size_t small[3 * 64];
+    size_t *mem = 3 * (lb + 1) <= 3 * 64 ? small : malloc(3 * (lb + 1) * sizeof *mem);
+    if (!mem) out_of_memory();
+    size_t *before = mem, *prev = mem + lb + 1, *row = mem + 2 * (lb + 1);
+    for (size_t j = 0; j <= lb; j++) prev[j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];   /* row[i-1][j-1] */
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                before[j - 2] + 1 < best)
+                best = before[j - 2] + 1;
             row[j] = best;
-            diag = up;
         }
+        size_t *t = before;
+        before = prev;
+        prev = row;
+        row = t;
     }
-    size_t d = row[lb];
-    if (row != small) free(row);
+    size_t d = prev[lb];
+    if (mem != small) free(mem);
     return d;
 }
 

@@ -415,8 +415,16 @@ static void check_main(Checker *c)
     if (!e || !e->func) {
         Loc start = {c->program->file, 0, 0};
         diag_error(start, DIAG_E0207, "no 'main' function");
-        if (e && e->cls)
+        if (e && e->cls) {
             diag_note(e->cls->name.loc, "'main' is a class here; it must be a function");
+            return;
+        }
+        NameList funcs = {0};
+        tc_add_top_names(c, TOP_FUNCTIONS, &funcs);
+        const char *near = diag_closest(c->s_main, funcs.items, funcs.len);
+        TopEntry *t = near ? tc_top(c, near) : NULL;
+        if (t && t->func)
+            diag_note(t->func->name.loc, "did you mean 'main'? this function is '%s'", near);
         else
             diag_note(LOC_NONE, "the program starts at 'def main()' or 'def main(args: [string])'");
         return;

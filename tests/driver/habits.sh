@@ -1,0 +1,38 @@
+#!/bin/sh
+# habits.sh — a mistake that comes from another language (C's `&&`, `||`,
+# `!`, `++`, `--`, `=` in a condition, 'c'; a keyword as a name) or from
+# the fingers (`prinltn`, `def mian`) gets its error and a note that says
+# what Mosaic writes instead.
+. "$(dirname "$0")/tap.sh"
+cd "$tmp" || exit 99
+echo "1..10"
+
+# habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
+habit() {
+    want=$1
+    shift
+    printf '%s\n' "$@" >h.mos
+    "$mosaicc" --check h.mos 2>err
+    [ $? -eq 1 ] && grep -qF "note: $want" err
+}
+
+habit "Mosaic writes 'and' where C writes '&&'" 'def main() { if true && false { } }'
+check "&& is answered with 'and'" $?
+habit "Mosaic writes 'or' where C writes '||'" 'def main() { if true || false { } }'
+check "|| is answered with 'or'" $?
+habit "Mosaic writes 'not x' where C writes '!x'" 'def main() { let b = !true }'
+check "!x is answered with 'not x'" $?
+habit "Mosaic has no '++': write 'x += 1'" 'def main() {' '  var i = 0' '  i++' '}'
+check "i++ is answered with 'x += 1'" $?
+habit "Mosaic has no '--': write 'x -= 1'" 'def main() {' '  var i = 0' '  i--' '}'
+check "i-- is answered with 'x -= 1'" $?
+habit "to compare, write '=='" 'def main() {' '  var x = 1' '  if x = 1 { }' '}'
+check "= in a condition is answered with '=='" $?
+habit "write a string: \"a\"" "def main() { let c = 'a' }"
+check "'a' is answered with the string \"a\"" $?
+habit "'val' is a keyword of Mosaic and cannot be a name" 'def main() { let val = 3 }'
+check "a keyword as a name says it is a keyword" $?
+habit "did you mean 'println'?" 'def main() { prinltn(1) }'
+check "a misspelt built-in is answered with the built-in (a transposition is one edit)" $?
+habit "did you mean 'main'? this function is 'mian'" 'def mian() { }'
+check "def mian() is answered with 'main'" $?
