@@ -119,6 +119,11 @@ void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
         (got->kind == TY_FLOAT && want->kind == TY_INT))
         diag_note(LOC_NONE, "numbers are not converted implicitly: use %s(...)",
                   ty_name(want));
+    else if (got->kind == TY_FUT && ty_same_shape(got->elem, want)) {
+        const char *text = tc_snippet(e->loc);
+        diag_note(LOC_NONE, "a message's answer is a future: wait for its value with 'get %s'",
+                  text ? text : "...");
+    }
 }
 
 bool tc_expect(Checker *c, Expr *e, Type *want)

@@ -180,6 +180,14 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
                 return ty_error;
             }
             diag_error(te->name.loc, DIAG_E0101, "unknown type '%s'", name);
+            for (size_t i = 0; c->cls && i < c->cls->place_params.len; i++)
+                if (c->cls->place_params.items[i].text == name) {
+                    diag_note(c->cls->place_params.items[i].loc, "'%s' is a place parameter "
+                              "of '%s': the '<...>' after a class name lists the places its "
+                              "objects live at, not types (Mosaic has no type parameters)",
+                              name, c->cls->name.text);
+                    return ty_error;
+                }
             NameList cands = {0};
             VEC_PUSH(cands, c->s_int);
             VEC_PUSH(cands, c->s_float);

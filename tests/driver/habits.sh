@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..10"
+echo "1..12"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -36,3 +36,7 @@ habit "did you mean 'println'?" 'def main() { prinltn(1) }'
 check "a misspelt built-in is answered with the built-in (a transposition is one edit)" $?
 habit "did you mean 'main'? this function is 'mian'" 'def mian() { }'
 check "def mian() is answered with 'main'" $?
+habit "a message's answer is a future: wait for its value with 'get a!f()'" 'active class A { def f(): int { return 1 } }' 'def main() {' '  let a = new A' '  let x: int = a!f()' '}'
+check "a future where its value is expected is answered with 'get'" $?
+habit "'T' is a place parameter of 'Box'" 'class Box<T> {' '  var item: T' '}' 'def main() {}'
+check "class Box<T> used as a generic says what '<...>' lists" $?
