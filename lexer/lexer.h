@@ -35,6 +35,10 @@ void lex_close(void *scanner);
  * recovers from it silently instead of reporting a cascade. */
 bool lex_after_error(void *scanner);
 
+/* The innermost bracket (`(`, `[` or `{`) scanned and not closed yet: its
+ * place and kind; false when none is open. */
+bool lex_innermost_open(void *scanner, Loc *loc, char *kind);
+
 /* The number of `{` minus the number of `}` scanned so far: positive at the
  * end of the file when a `}` is missing. */
 int lex_brace_depth(void *scanner);

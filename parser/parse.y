@@ -961,6 +961,24 @@ static void describe_found(char *buf, size_t size, yysymbol_kind_t tok, Loc loc)
         snprintf(buf, size, "'%.*s'", (int)len, text);
 }
 
+/* At a closer of the wrong kind, a newline or the end of the file, where
+ * the innermost open bracket's closer was possible: a note at that bracket. */
+static void note_unclosed(yyscan_t scanner, yysymbol_kind_t tok, const yysymbol_kind_t *expected,
+                          int n)
+{
+    if (tok != YYSYMBOL_RPAREN && tok != YYSYMBOL_RBRACK && tok != YYSYMBOL_RBRACE &&
+        tok != YYSYMBOL_NEWLINE && tok != YYSYMBOL_YYEOF)
+        return;
+    Loc open;
+    char kind;
+    if (!lex_innermost_open(scanner, &open, &kind))
+        return;
+    yysymbol_kind_t closer = kind == '(' ? YYSYMBOL_RPAREN
+                           : kind == '[' ? YYSYMBOL_RBRACK : YYSYMBOL_RBRACE;
+    if (closer != tok && has_symbol(expected, n, closer))
+        diag_note(open, "this '%c' is not closed", kind);
+}
+
 /* A note under a syntax error that a habit from another language explains
  * (C's `&&`, `||`, `!`, `++`, `=` in a condition; a keyword as a name). */
 static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_op,
@@ -1077,6 +1095,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         return 0;
     if (yypcontext_token(ctx) == YYSYMBOL_ELSE)
         diag_note(loc, "'else' must be on the same line as the '}' before it");
+    note_unclosed(scanner, yypcontext_token(ctx), expected, n);
     note_habit(yypcontext_token(ctx), loc, any_expr, any_op,
                has_symbol(expected, n, YYSYMBOL_IDENT) && !any_expr);
     return 0;

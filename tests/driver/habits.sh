@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..12"
+echo "1..13"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -40,3 +40,7 @@ habit "a message's answer is a future: wait for its value with 'get a!f()'" 'act
 check "a future where its value is expected is answered with 'get'" $?
 habit "'T' is a place parameter of 'Box'" 'class Box<T> {' '  var item: T' '}' 'def main() {}'
 check "class Box<T> used as a generic says what '<...>' lists" $?
+printf 'def main() { println((1 + 2) }\n' >u.mos
+"$mosaicc" --check u.mos 2>err
+[ $? -eq 1 ] && grep -q "^u.mos:1:21: note: this '(' is not closed" err
+check "an unclosed '(' is shown where it opens" $?
