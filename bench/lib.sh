@@ -51,6 +51,15 @@ measured_run() {
   RUN_SECONDS=$(elapsed "$t0" "$t1")
 }
 
+# record_run KEY: after a measured_run whose output went to $WORK/out, its
+# last line into LINE[KEY], its time and peak memory onto TIMES[KEY] and
+# MEMS[KEY] (arrays of the table script).
+record_run() {
+  LINE[$1]=$(tail -n 1 "$WORK/out")
+  TIMES[$1]="${TIMES[$1]:-} $RUN_SECONDS"
+  if [ -n "${GNU_TIME:-}" ]; then MEMS[$1]="${MEMS[$1]:-} $(tail -n 1 "$WORK/mem")"; fi
+}
+
 # The cells of one row of a table of systems against C, from the arrays a
 # table script fills: TIMES[SYS:ROW] and MEMS[SYS:ROW] (the runs' seconds
 # and KiB) and LINE[SYS:ROW] (the output).  row_medians ROW SYS... sets

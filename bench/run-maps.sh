@@ -127,9 +127,7 @@ for b in $ONLY; do
       # shellcheck disable=SC2086  # a command line of several words
       measured_run "${INPUT[$b]}" "$WORK/out" "$err" ${CMD[$k]} ${ARGS[$b]}
       if [ $RUN_STATUS -ne 0 ]; then LINE[$k]=fail; notes+=("$sys $b failed with status $RUN_STATUS (see $err)"); continue; fi
-      LINE[$k]=$(tail -n 1 "$WORK/out")
-      TIMES[$k]="${TIMES[$k]:-} $RUN_SECONDS"
-      [ -n "$GNU_TIME" ] && MEMS[$k]="${MEMS[$k]:-} $(tail -n 1 "$WORK/mem")"
+      record_run "$k"
     done
   done
 done

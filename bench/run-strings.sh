@@ -74,9 +74,7 @@ for n in $SIZES; do
       # shellcheck disable=SC2086  # a command line of several words
       measured_run /dev/null "$WORK/out" "$WORK/err" ${CMD[$sys]} "$n"
       if [ $RUN_STATUS -ne 0 ]; then LINE[$k]=fail; notes+=("$sys n=$n failed with status $RUN_STATUS"); continue; fi
-      LINE[$k]=$(tail -n 1 "$WORK/out")
-      TIMES[$k]="${TIMES[$k]:-} $RUN_SECONDS"
-      [ -n "$GNU_TIME" ] && MEMS[$k]="${MEMS[$k]:-} $(tail -n 1 "$WORK/mem")"
+      record_run "$k"
     done
   done
 done
