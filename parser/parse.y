@@ -979,6 +979,34 @@ static void note_unclosed(yyscan_t scanner, yysymbol_kind_t tok, const yysymbol_
         diag_note(open, "this '%c' is not closed", kind);
 }
 
+/* Words of other languages that are plain names in Mosaic, met where a
+ * declaration or a statement was expected: what Mosaic offers instead. */
+static bool note_foreign_word(const char *word, size_t len)
+{
+    static const struct { const char *word, *note; } words[] = {
+        {"interface", "Mosaic has no interfaces: a class's methods are called by name on "
+                      "values of its type"},
+        {"trait", "Mosaic has no traits: a class's methods are called by name on values of "
+                  "its type"},
+        {"enum", "Mosaic has no enums: use int constants (or strings) instead"},
+        {"struct", "Mosaic has no structs: write 'class Name { var field: T }'"},
+        {"match", "Mosaic has no 'match': write 'if ... else if ... else'"},
+        {"switch", "Mosaic has no 'switch': write 'if ... else if ... else'"},
+        {"fn", "Mosaic has no lambdas or function values: declare a function with 'def'"},
+        {"lambda", "Mosaic has no lambdas or function values: declare a function with 'def'"},
+        {"function", "functions are declared with 'def': 'def name(x: int): int { ... }'"},
+        {"func", "functions are declared with 'def': 'def name(x: int): int { ... }'"},
+        {"import", "a Mosaic program is one file: there is nothing to import"},
+        {"const", "Mosaic has no 'const': write 'let name = value'"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i].word) == len && memcmp(words[i].word, word, len) == 0) {
+            diag_note(LOC_NONE, "%s", words[i].note);
+            return true;
+        }
+    return false;
+}
+
 /* A note under a syntax error that a habit from another language explains
  * (C's `&&`, `||`, `!`, `++`, `=` in a condition; a keyword as a name). */
 static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_op,
@@ -1000,6 +1028,22 @@ static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_o
         (text[at - 1] == '+' || text[at - 1] == '-')) {
         diag_note(LOC_NONE, "Mosaic has no '%c%c': write 'x %c= 1'", text[at - 1], text[at - 1],
                   text[at - 1]);
+        return;
+    }
+    if (tok == YYSYMBOL_IDENT && note_foreign_word(text + loc.start, loc.end - loc.start))
+        return;
+    /* `match x {`: the error is at x, the word is the one before it */
+    size_t w = loc.start;
+    while (w > 0 && (text[w - 1] == ' ' || text[w - 1] == '\t'))
+        w--;
+    size_t w_end = w;
+    while (w > 0 && ((text[w - 1] >= 'a' && text[w - 1] <= 'z') || text[w - 1] == '_'))
+        w--;
+    if (tok == YYSYMBOL_IDENT && w < w_end && note_foreign_word(text + w, w_end - w))
+        return;
+    if ((tok == YYSYMBOL_GT && prev == '=') || (tok == YYSYMBOL_ASSIGN && next == '>')) {
+        diag_note(LOC_NONE, "Mosaic has no lambdas or function values ('=>'): declare a "
+                  "function with 'def' and call it by name");
         return;
     }
     switch (tok) {

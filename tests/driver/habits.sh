@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..13"
+echo "1..16"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -44,3 +44,9 @@ printf 'def main() { println((1 + 2) }\n' >u.mos
 "$mosaicc" --check u.mos 2>err
 [ $? -eq 1 ] && grep -q "^u.mos:1:21: note: this '(' is not closed" err
 check "an unclosed '(' is shown where it opens" $?
+habit "Mosaic has no enums" 'enum Color { Red, Green }' 'def main() {}'
+check "an enum says what to use instead" $?
+habit "Mosaic has no 'match'" 'def main() {' '  let x = 1' '  match x {' '  }' '}'
+check "a match says what to use instead" $?
+habit "Mosaic has no lambdas or function values ('=>')" 'def main() {' '  let f = (x) => x + 1' '}'
+check "a lambda says what to use instead" $?
