@@ -113,6 +113,10 @@ int tc_find_builtin(const Checker *c, const char *name, BuiltinKind kind);
 /* Emits "did you mean 'x'?" if one of the candidates is close to `name`. */
 typedef VEC(const char *) NameList;
 void tc_suggest(const char *name, const NameList *candidates);
+/* The same, with the note at the suggestion's declaration: a local, a
+ * member of cls (or NULL), a top-level function or class. */
+void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name,
+                   const NameList *candidates);
 void tc_add_local_names(Checker *c, NameList *out);
 void tc_add_field_names(const ClassDecl *cls, NameList *out);
 void tc_add_method_names(const ClassDecl *cls, NameList *out);

@@ -509,7 +509,7 @@ static void suggest_callable(Checker *c, const char *name)
     for (int i = 0; i < BI_COUNT; i++)
         if (tc_builtins[i].kind == BK_FUNCTION)
             VEC_PUSH(cands, c->builtin_names[i]);
-    tc_suggest(name, &cands);
+    tc_suggest_in(c, c->cls, name, &cands);
 }
 
 /* f(args) or a bare method call m(args) on this: the callee's `here` is
@@ -631,7 +631,7 @@ static FuncDecl *find_callable_method(Checker *c, Type *t, Name m, ExprVec *args
             diag_error(m.loc, DIAG_E0103, "no method '%s' in class '%s'", m.text, ty_name(t));
             NameList cands = {0};
             tc_add_method_names(t->cls, &cands);
-            tc_suggest(m.text, &cands);
+            tc_suggest_in(c, t->cls, m.text, &cands);
         }
         check_args_alone(c, args);
         return NULL;

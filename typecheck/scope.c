@@ -220,6 +220,37 @@ void tc_suggest(const char *name, const NameList *candidates)
         diag_note(LOC_NONE, "did you mean '%s'?", best);
 }
 
+/* Where a suggested name is declared: a local, a field or method of cls,
+ * a top-level function or class; LOC_NONE for a built-in. */
+static Loc declared_at(Checker *c, const ClassDecl *cls, const char *name)
+{
+    Binding *b = tc_lookup_local(c, name);
+    if (b && b->sym)
+        return b->loc;
+    FieldDecl *fd = cls ? tc_find_field(cls, name) : NULL;
+    if (fd)
+        return fd->name.loc;
+    FuncDecl *m = cls ? tc_find_method(cls, name) : NULL;
+    if (m)
+        return m->name.loc;
+    TopEntry *e = tc_top(c, name);
+    if (e && e->func)
+        return e->func->name.loc;
+    if (e && e->cls)
+        return e->cls->name.loc;
+    return LOC_NONE;
+}
+
+void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name,
+                   const NameList *candidates)
+{
+    if (!name || candidates->len == 0)
+        return;
+    const char *best = diag_closest(name, candidates->items, candidates->len);
+    if (best && best != name)
+        diag_note(declared_at(c, cls, best), "did you mean '%s'?", best);
+}
+
 void tc_add_local_names(Checker *c, NameList *out)
 {
     for (size_t i = 0; i < c->bindings.len; i++)

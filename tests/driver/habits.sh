@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..16"
+echo "1..17"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -50,3 +50,7 @@ habit "Mosaic has no 'match'" 'def main() {' '  let x = 1' '  match x {' '  }' '
 check "a match says what to use instead" $?
 habit "Mosaic has no lambdas or function values ('=>')" 'def main() {' '  let f = (x) => x + 1' '}'
 check "a lambda says what to use instead" $?
+printf 'def main() {\n  let sum = 1\n  println(sun)\n}\n' >s.mos
+"$mosaicc" --check s.mos 2>err
+[ $? -eq 1 ] && grep -q "^s.mos:2:7: note: did you mean 'sum'?" err
+check "a did-you-mean for a local points at its declaration (the README's example)" $?
