@@ -1,10 +1,11 @@
 #!/bin/sh
 # examples.sh — the programs of examples/ that read standard input, run as
-# the README shows, on fixed input: their output, and their error paths.
+# the README shows, on fixed input: their output, and their error paths;
+# and the tour, which tests/run/example_tour.mos must copy line for line.
 . "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)/examples
 
-echo "1..5"
+echo "1..6"
 "$mosaicc" -o "$tmp/wordfreq" "$src/wordfreq.mos" &&
     "$mosaicc" -o "$tmp/csv_report" "$src/csv_report.mos" || exit 99
 
@@ -30,4 +31,10 @@ printf 'item,price\napple,cheap\n' | "$tmp/csv_report" price >"$tmp/out" 2>"$tmp
 st=$?
 [ $st -eq 101 ] && grep -q "runtime error: invalid float: 'cheap'" "$tmp/err"
 check "csv_report: a value that is not a number is a runtime error (got $st)" $?
+
+# The test is the example with its expected output after it: the example's
+# lines must be the test's first lines, exactly.
+lines=$(wc -l <"$src/tour.mos")
+head -n "$lines" "$src/../tests/run/example_tour.mos" | cmp -s - "$src/tour.mos"
+check "tests/run/example_tour.mos begins with examples/tour.mos, unchanged" $?
 exit $failed
