@@ -195,8 +195,9 @@ static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc
     return result == 'u' ? NULL : r;
 }
 
-/* An array method: the runtime entry for the element type, with the
- * element's size (and kind) where the entry needs them. */
+/* An array method: a runtime entry (the array's header says its element
+ * size and kind), chosen by element type where equality differs, with
+ * elements as words where they cross the ABI. */
 static LLVMValueRef array_method(CgFn *f, Expr *e)
 {
     Cg *cg = f->cg;
@@ -207,20 +208,16 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     cg_count_method(f, e, arr, xs,
                     tc_builtins[e->u.method_call.builtin].effect == BE_RW_ARG0
                         ? EFF_READ | EFF_WRITE : EFF_READ);
-    LLVMValueRef size = LLVMConstInt(cg->t_i64,
-                                     LLVMABISizeOfType(cg->td, cg_mem_type(cg, elem)), 0);
     LLVMValueRef where = cg_where(cg, e->loc);
     switch ((BuiltinId)e->u.method_call.builtin) {
     case AM_SLICE: {
         LLVMValueRef a = cg_expr(f, args->items[0]), b = cg_expr(f, args->items[1]);
-        int kind = cg_elem_kind(elem);
-        LLVMValueRef v[6] = {arr, a, b, size,
-                             LLVMConstInt(cg->t_i32, (unsigned long long)kind, 0), where};
-        return cg_call_rt(f, CG_RT_mos_array_slice, v, 6, "slice");
+        LLVMValueRef v[4] = {arr, a, b, where};
+        return cg_call_rt(f, CG_RT_mos_array_slice, v, 4, "slice");
     }
     case AM_REVERSE: {
-        LLVMValueRef v[3] = {arr, size, where};
-        cg_call_rt(f, CG_RT_mos_array_reverse, v, 3, "");
+        LLVMValueRef v[2] = {arr, where};
+        cg_call_rt(f, CG_RT_mos_array_reverse, v, 2, "");
         return NULL;
     }
     case AM_INDEX_OF:

@@ -226,32 +226,21 @@ void mos_array_clear(MosArray *xs, const char *where)
 
 /* ---- the array methods that keep the length (LANGUAGE.md §9) ------------ */
 
-MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b,
-                          int64_t elem_size, int32_t elem_kind,
-                          const char *where)
+MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b, const char *where)
 {
     rt_check_slice(where, a, b, not_null(xs, where)->length);
-    MosArray *r = mos_array_new(b - a, elem_size, elem_kind, where);
-    memcpy(r->data, xs->data + a * elem_size, (size_t)((b - a) * elem_size));
+    MosArray *r = mos_array_new(b - a, xs->elem_size, xs->elem_kind, where);
+    memcpy(r->data, xs->data + a * xs->elem_size, (size_t)((b - a) * xs->elem_size));
     return r;
 }
 
-void mos_array_reverse(MosArray *xs, int64_t elem_size, const char *where)
+void mos_array_reverse(MosArray *xs, const char *where)
 {
     not_null(xs, where);
-    if (elem_size == 1) {
-        for (int64_t i = 0, j = xs->length - 1; i < j; i++, j--) {
-            char t = xs->data[i];
-            xs->data[i] = xs->data[j];
-            xs->data[j] = t;
-        }
-        return;
-    }
-    int64_t *w = (int64_t *)(void *)xs->data;
     for (int64_t i = 0, j = xs->length - 1; i < j; i++, j--) {
-        int64_t t = w[i];
-        w[i] = w[j];
-        w[j] = t;
+        int64_t t = get(xs, i);
+        put(xs, i, get(xs, j));
+        put(xs, j, t);
     }
 }
 

@@ -116,9 +116,8 @@ MosString *mos_string_join(MosArray *xs, MosString *sep, const char *where);
 MosString *mos_char(int64_t i, const char *where);
 double mos_parse_float(MosString *s, const char *where);
 /* array.c: the array methods that keep the length (LANGUAGE.md §9) */
-MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b, int64_t elem_size,
-                          int32_t elem_kind, const char *where);
-void mos_array_reverse(MosArray *xs, int64_t elem_size, const char *where);
+MosArray *mos_array_slice(MosArray *xs, int64_t a, int64_t b, const char *where);
+void mos_array_reverse(MosArray *xs, const char *where);
 /* array.c: the methods that change the length.  An element crosses the
  * ABI as a 64-bit word: an int, a float's bits, a bool's 0/1, a pointer. */
 void mos_array_push(MosArray *xs, int64_t value, const char *where);
