@@ -34,10 +34,10 @@
  * string key it hashed.
  *
  * String keys are copied when their entry is made, into blocks of keys
- * the map fills one after the other (own_key): the keys a lookup compares
- * then sit together, where the first occurrence of a word would otherwise
- * be one string among the garbage of the line it was split from, and the
- * map keeps no line alive.  Squeezing the order array copies the live
+ * the map fills one after the other (own_key, rt_string_in_block): the
+ * keys a lookup compares then sit together, where the first occurrence of
+ * a word would otherwise be one string among the garbage of the line it
+ * was split from, and the map keeps no line alive.  Squeezing the order array copies the live
  * keys afresh, so the room held by removed keys stays bounded.
  *
  * Memory: the header is a scanned block (it points to the arrays); the
@@ -78,8 +78,7 @@ struct MosMap {
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
     int64_t hashed_key;     /* the last string key hashed, and its hash */
     uint64_t hashed;
-    char *keys_free;        /* string keys: room left in the current key block */
-    size_t keys_left;
+    RtStringBlock keys;     /* where string keys are copied to */
 };
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
@@ -266,31 +265,14 @@ static Slot *find(MosMap *m, int64_t key)
 
 /* A copy of a new string key in the map's key blocks (see the essay). */
 #define KEY_BLOCK 8192
-#define KEY_COPY_MAX 512    /* longer keys get a block of their own */
 
 static int64_t own_key(MosMap *m, int64_t key, const char *where)
 {
-    const MosString *s = (const MosString *)(uintptr_t)key;
-    if (m->key_kind != MOS_KEY_STRING || s->length == 0)
+    if (m->key_kind != MOS_KEY_STRING)
         return key;
-    size_t size = (sizeof(MosString) + (size_t)s->length + 1 + 7) & ~(size_t)7;
-    if (size > KEY_COPY_MAX)
-        return (int64_t)(uintptr_t)rt_string_new(s->bytes, s->length);
-    if (size > m->keys_left) {
-        m->keys_free = GC_malloc_atomic(KEY_BLOCK);
-        if (!m->keys_free)
-            too_big(m, where);
-        m->keys_left = KEY_BLOCK;
-    }
-    MosString *copy = (MosString *)(void *)m->keys_free;
-    m->keys_free += size;
-    m->keys_left -= size;
-    copy->length = s->length;
-    copy->bytes = (char *)(copy + 1);
-    copy->buffer = NULL;
-    memcpy(copy->bytes, s->bytes, (size_t)s->length);
-    copy->bytes[s->length] = '\0';
-    return (int64_t)(uintptr_t)copy;
+    const MosString *s = (const MosString *)(uintptr_t)key;
+    return (int64_t)(uintptr_t)rt_string_in_block(&m->keys, s->bytes, s->length, KEY_BLOCK,
+                                                  where);
 }
 
 static void *alloc_zeroed(size_t bytes, bool scanned, const MosMap *m, const char *where)
@@ -341,7 +323,7 @@ static void resize_order(MosMap *m, const char *where)
         m->order_cap = cap;
         return;
     }
-    m->keys_left = 0;       /* fresh key blocks */
+    m->keys.left = 0;       /* fresh key blocks */
     int64_t n = 0;
     for (int64_t e = 0; e < m->used; e++) {
         uint32_t at = m->order[e];

@@ -70,6 +70,24 @@ MosString *rt_string_new(const char *bytes, int64_t length);
 /* A new GC string of `length` bytes for the caller to fill before anyone
  * else sees it (the shared "" when length is 0). */
 MosString *rt_string_alloc(int64_t length);
+/* Strings made many at a time (a split's pieces, a map's keys): each a
+ * whole string — header, bytes, NUL, as rt_string_new makes one — cut
+ * from atomic blocks filled one after the other, rather than a GC
+ * allocation each.  A block lives while any of its strings does. */
+typedef struct RtStringBlock {
+    char *free;
+    size_t left;
+} RtStringBlock;
+/* The room a string of `length` bytes takes in a block; 0 when it takes
+ * none: "" (the shared one), or longer than RT_STRING_BLOCK_MAX (a block
+ * of its own). */
+#define RT_STRING_BLOCK_MAX 512
+size_t rt_string_block_room(int64_t length);
+/* A copy of bytes[0..length) in b; when the current block has no room, a
+ * new one of `block_bytes` (at least the string's room) is started.
+ * Out of memory is reported at `where`. */
+MosString *rt_string_in_block(RtStringBlock *b, const char *bytes, int64_t length,
+                              size_t block_bytes, const char *where);
 /* s's bytes followed by a NUL, for a system call: s's own when they are,
  * else a copy. */
 const char *rt_string_cstr(const MosString *s);

@@ -23,8 +23,6 @@
 
 #include <string.h>
 
-#include <gc.h>
-
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
                             const char *where)
 {
@@ -66,79 +64,37 @@ int32_t mos_string_ends_with(MosString *s, MosString *t)
                   (size_t)t->length) == 0;
 }
 
-/* The pieces of a split are made in blocks of at most 4 KiB, many strings
- * to a block (each a header, its bytes and a NUL, as rt_string_new makes
- * one), rather than one allocation each: splitting a line into words is
- * the inner loop of most text programs.  The first pass measures the room
- * the pieces need, so a short line takes one block of just its size.  A
- * block is atomic (every pointer in it points into itself) and lives while
- * any of its strings does, so a kept word keeps at most one block alive
- * (a map copies its keys); a long piece gets a block of its own. */
+/* The pieces of a split are made in blocks (rt_string_in_block) of at
+ * most 4 KiB rather than one allocation each: splitting a line into words
+ * is the inner loop of most text programs.  The first pass measures the
+ * room the pieces need, so a short line takes one block of just its size,
+ * and a kept word keeps at most one block alive (a map copies its keys). */
 #define PIECE_BLOCK 4096
-#define PIECE_ALONE 512
-
-typedef struct Pieces {
-    char *free;
-    size_t left;        /* in the current block */
-    size_t needed;      /* by the pieces not placed yet */
-} Pieces;
-
-/* The room a piece of `length` bytes takes in a block; 0 when it is ""
- * (shared) or gets a block of its own. */
-static size_t piece_size(int64_t length)
-{
-    size_t size = (sizeof(MosString) + (size_t)length + 1 + 7) & ~(size_t)7;
-    return length == 0 || size > PIECE_ALONE ? 0 : size;
-}
-
-static MosString *piece(Pieces *p, const char *bytes, int64_t length, const char *where)
-{
-    if (length == 0)
-        return rt_empty_string();
-    size_t size = piece_size(length);
-    if (size == 0)
-        return rt_string_new(bytes, length);
-    if (size > p->left) {
-        size_t block = p->needed < PIECE_BLOCK ? p->needed : PIECE_BLOCK;
-        p->free = GC_malloc_atomic(block);
-        if (!p->free)
-            rt_panicf(where, "out of memory: splitting a string");
-        p->left = block;
-    }
-    MosString *s = (MosString *)(void *)p->free;
-    p->free += size;
-    p->left -= size;
-    p->needed -= size;
-    s->length = length;
-    s->bytes = (char *)(s + 1);
-    s->buffer = NULL;
-    memcpy(s->bytes, bytes, (size_t)length);
-    s->bytes[length] = '\0';
-    return s;
-}
 
 MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
 {
     if (sep->length == 0)
         rt_panicf(where, "invalid argument: split with an empty separator");
     int64_t pieces = 1, start = 0;
-    Pieces p = {NULL, 0, 0};
+    size_t needed = 0;      /* the room of the pieces not made yet */
     for (int64_t at = find_from(s, 0, sep); at >= 0; at = find_from(s, start, sep)) {
-        p.needed += piece_size(at - start);
+        needed += rt_string_block_room(at - start);
         start = at + sep->length;
         pieces++;
     }
-    p.needed += piece_size(s->length - start);
+    needed += rt_string_block_room(s->length - start);
     MosArray *xs = mos_array_new(pieces, sizeof(MosString *), MOS_ELEM_STRING,
                                  where);
     MosString **out = (MosString **)(void *)xs->data;
+    RtStringBlock block = {NULL, 0};
     start = 0;
-    for (int64_t i = 0; i < pieces - 1; i++) {
-        int64_t at = find_from(s, start, sep);
-        out[i] = piece(&p, s->bytes + start, at - start, where);
+    for (int64_t i = 0; i < pieces; i++) {
+        int64_t at = i < pieces - 1 ? find_from(s, start, sep) : s->length;
+        size_t next = needed < PIECE_BLOCK ? needed : PIECE_BLOCK;
+        out[i] = rt_string_in_block(&block, s->bytes + start, at - start, next, where);
+        needed -= rt_string_block_room(at - start);
         start = at + sep->length;
     }
-    out[pieces - 1] = piece(&p, s->bytes + start, s->length - start, where);
     return xs;
 }
 
