@@ -230,21 +230,18 @@ MosString *mos_string_concat(MosString *a, MosString *b)
  * number.  Codegen passes the parts of chains of three or more. */
 MosString *mos_string_concat_n(const MosPart *parts, int64_t n)
 {
+    /* a first string is appended to; a first int is a part like the rest */
+    int64_t from = parts[0].is_int ? 0 : 1;
+    MosString *first = from ? or_empty((MosString *)(uintptr_t)parts[0].word)
+                            : rt_empty_string();
     char digits[RT_INT_BUF];
     int64_t extra = 0;
-    for (int64_t i = 1; i < n; i++)
+    for (int64_t i = from; i < n; i++)
         extra += parts[i].is_int ? rt_format_int(parts[i].word, digits)
                                  : or_empty((MosString *)(uintptr_t)parts[i].word)->length;
-    MosString *first;
-    if (parts[0].is_int) {
-        int len = rt_format_int(parts[0].word, digits);
-        first = rt_string_new(digits, len);
-    } else {
-        first = or_empty((MosString *)(uintptr_t)parts[0].word);
-    }
     if (extra == 0)
         return first;
-    Tail tail = {NULL, parts + 1, n - 1};
+    Tail tail = {NULL, parts + from, n - from};
     return append(first, extra, &tail);
 }
 
