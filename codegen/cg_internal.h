@@ -339,7 +339,7 @@ void cg_fn_begin(CgFn *f, Cg *cg, LLVMValueRef fn, FuncDecl *decl, Loc loc,
                  const char *debug_name);
 /* Ends the function: default return, stack check, cold blocks last. */
 void cg_fn_finish(CgFn *f, const Type *result);
-/* A cell of `type` in the function's entry block. */
+/* A cell of `type` in the function's entry block (stmt.c). */
 LLVMValueRef cg_entry_alloca(CgFn *f, LLVMTypeRef type, const char *name);
 /* The alloca of a local, created in the entry block on first use. */
 LLVMValueRef cg_slot(CgFn *f, Sym *sym);

@@ -133,8 +133,7 @@ void cg_emit_pool_stmt(CgFn *f, Stmt *s)
     LLVMValueRef made[ps->len + 1];
     for (size_t i = 0; i < ps->len; i++) {
         TcPool *p = tc_pool(ps->items[i]);
-        LLVMPositionBuilderAtEnd(cg->alloca_b, f->entry);
-        LLVMValueRef slot = LLVMBuildAlloca(cg->alloca_b, cg->t_i64,
+        LLVMValueRef slot = cg_entry_alloca(f, cg->t_i64,
                                             arena_printf("%s.addr", p->decl->name.text));
         cg_map_put_ptr(&cg->pools, p->decl, slot);
         made[i] = make_pool(f, p);

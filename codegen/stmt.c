@@ -94,10 +94,8 @@ static LLVMValueRef make_slot(CgFn *f, Sym *sym, int arg_no)
     LLVMValueRef *cell = &f->slots[sym->slot];
     if (*cell)
         return *cell;
-    Cg *cg = f->cg;
-    LLVMPositionBuilderAtEnd(cg->alloca_b, f->entry);
     const char *name = arena_printf("%s.addr", sym->name ? sym->name : "tmp");
-    *cell = LLVMBuildAlloca(cg->alloca_b, cg_type(cg, sym->type), name);
+    *cell = cg_entry_alloca(f, cg_type(f->cg, sym->type), name);
     if (sym->kind != SYM_HIDDEN)
         cg_debug_variable(f, sym, *cell, arg_no);
     return *cell;
@@ -108,8 +106,9 @@ LLVMValueRef cg_slot(CgFn *f, Sym *sym)
     return make_slot(f, sym, 0);
 }
 
-/* A hidden cell that is not a Sym (the counter of a range loop, the
- * parts of a string chain), in the entry block. */
+/* A cell in the entry block: every local's (make_slot), and hidden ones
+ * that are not Syms (the counter of a range loop, a pool's slot, the parts
+ * of a string chain). */
 LLVMValueRef cg_entry_alloca(CgFn *f, LLVMTypeRef type, const char *name)
 {
     LLVMPositionBuilderAtEnd(f->cg->alloca_b, f->entry);
