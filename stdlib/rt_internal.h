@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mosaic_rt.h"
 
@@ -82,12 +83,36 @@ typedef struct RtStringBlock {
  * none: "" (the shared one), or longer than RT_STRING_BLOCK_MAX (a block
  * of its own). */
 #define RT_STRING_BLOCK_MAX 512
-size_t rt_string_block_room(int64_t length);
+static inline size_t rt_string_block_room(int64_t length)
+{
+    size_t room = (sizeof(MosString) + (size_t)length + 1 + 7) & ~(size_t)7;
+    return length == 0 || room > RT_STRING_BLOCK_MAX ? 0 : room;
+}
+/* The slow path of rt_string_in_block: "", a string of its own, or the
+ * first string of a new block. */
+MosString *rt_string_in_new_block(RtStringBlock *b, const char *bytes, int64_t length,
+                                  size_t block_bytes, const char *where);
 /* A copy of bytes[0..length) in b; when the current block has no room, a
  * new one of `block_bytes` (at least the string's room) is started.
- * Out of memory is reported at `where`. */
-MosString *rt_string_in_block(RtStringBlock *b, const char *bytes, int64_t length,
-                              size_t block_bytes, const char *where);
+ * Out of memory is reported at `where`.  Inline: it runs once per word
+ * of a split and per new key of a map. */
+static inline MosString *rt_string_in_block(RtStringBlock *b, const char *bytes,
+                                            int64_t length, size_t block_bytes,
+                                            const char *where)
+{
+    size_t room = rt_string_block_room(length);
+    if (room == 0 || room > b->left)
+        return rt_string_in_new_block(b, bytes, length, block_bytes, where);
+    MosString *s = (MosString *)(void *)b->free;
+    b->free += room;
+    b->left -= room;
+    s->length = length;
+    s->bytes = (char *)(s + 1);
+    s->buffer = NULL;
+    memcpy(s->bytes, bytes, (size_t)length);
+    s->bytes[length] = '\0';
+    return s;
+}
 /* s's bytes followed by a NUL, for a system call: s's own when they are,
  * else a copy. */
 const char *rt_string_cstr(const MosString *s);

@@ -98,37 +98,19 @@ MosString *rt_string_new(const char *bytes, int64_t length)
     return s;
 }
 
-size_t rt_string_block_room(int64_t length)
+MosString *rt_string_in_new_block(RtStringBlock *b, const char *bytes, int64_t length,
+                                  size_t block_bytes, const char *where)
 {
-    size_t room = (sizeof(MosString) + (size_t)length + 1 + 7) & ~(size_t)7;
-    return length == 0 || room > RT_STRING_BLOCK_MAX ? 0 : room;
-}
-
-MosString *rt_string_in_block(RtStringBlock *b, const char *bytes, int64_t length,
-                              size_t block_bytes, const char *where)
-{
-    if (length == 0)
-        return rt_empty_string();
     size_t room = rt_string_block_room(length);
     if (room == 0)
-        return rt_string_new(bytes, length);
-    if (room > b->left) {
-        if (block_bytes < room)
-            block_bytes = room;
-        b->free = GC_malloc_atomic(block_bytes);
-        if (!b->free)
-            rt_panicf(where, "out of memory: string of %lld bytes", (long long)length);
-        b->left = block_bytes;
-    }
-    MosString *s = (MosString *)(void *)b->free;
-    b->free += room;
-    b->left -= room;
-    s->length = length;
-    s->bytes = (char *)(s + 1);
-    s->buffer = NULL;
-    memcpy(s->bytes, bytes, (size_t)length);
-    s->bytes[length] = '\0';
-    return s;
+        return length == 0 ? rt_empty_string() : rt_string_new(bytes, length);
+    if (block_bytes < room)
+        block_bytes = room;
+    b->free = GC_malloc_atomic(block_bytes);
+    if (!b->free)
+        rt_panicf(where, "out of memory: string of %lld bytes", (long long)length);
+    b->left = block_bytes;
+    return rt_string_in_block(b, bytes, length, block_bytes, where);
 }
 
 struct MosStringBuffer {

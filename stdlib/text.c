@@ -21,6 +21,7 @@
  */
 #include "rt_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
@@ -66,35 +67,96 @@ int32_t mos_string_ends_with(MosString *s, MosString *t)
 
 /* The pieces of a split are made in blocks (rt_string_in_block) of at
  * most 4 KiB rather than one allocation each: splitting a line into words
- * is the inner loop of most text programs.  The first pass measures the
- * room the pieces need, so a short line takes one block of just its size,
- * and a kept word keeps at most one block alive (a map copies its keys). */
+ * is the inner loop of most text programs.  One pass finds the cuts (the
+ * offsets of the separators) and the room the pieces need, so a short line
+ * takes one block of just its size, and a kept word keeps at most one
+ * block alive (a map copies its keys).  A one-byte separator, the usual
+ * case, is found by a plain loop: words are short, and a call of memchr
+ * per word costs more than the bytes it reads. */
 #define PIECE_BLOCK 4096
+#define CUTS_ON_STACK 256
+
+typedef struct Cuts {
+    int64_t *at;            /* the separators' offsets, in order */
+    int64_t n, cap;
+    size_t room;            /* rt_string_block_room of the pieces so far */
+    int64_t start;          /* where the next piece starts */
+} Cuts;
+
+/* Twice the room for cuts, off the stack from the first growth on. */
+static void more_cuts(Cuts *c, int64_t *on_stack, const char *where)
+{
+    int64_t cap = 2 * c->cap;
+    int64_t *grown = malloc((size_t)cap * sizeof *grown);
+    if (!grown)
+        rt_panicf(where, "out of memory: split into %lld pieces", (long long)c->n + 1);
+    memcpy(grown, c->at, (size_t)c->n * sizeof *grown);
+    if (c->at != on_stack)
+        free(c->at);
+    c->at = grown;
+    c->cap = cap;
+}
+
+static inline void add_cut(Cuts *c, int64_t at, int64_t sep_length, int64_t *on_stack,
+                           const char *where)
+{
+    if (c->n == c->cap)
+        more_cuts(c, on_stack, where);
+    c->at[c->n++] = at;
+    c->room += rt_string_block_room(at - c->start);
+    c->start = at + sep_length;
+}
+
+/* The cuts at every byte c of s, eight bytes at a time: a word's bytes
+ * equal to c become its zero bytes, and adding 0x7f to the low seven bits
+ * of each byte sets the top bit of every byte that is not zero, with no
+ * carry from one byte into the next, so each match is found exactly. */
+static void find_byte_cuts(Cuts *cuts, const MosString *s, unsigned char c, int64_t *on_stack,
+                           const char *where)
+{
+    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+    int64_t i = 0;
+    for (; i + 8 <= s->length; i += 8) {
+        uint64_t word;
+        memcpy(&word, s->bytes + i, 8);     /* little-endian hosts (x86-64, arm64) */
+        uint64_t x = word ^ (ones * c);
+        uint64_t matches = ~(((x & low7) + low7) | x | low7);
+        for (; matches; matches &= matches - 1)
+            add_cut(cuts, i + __builtin_ctzll(matches) / 8, 1, on_stack, where);
+    }
+    for (; i < s->length; i++)
+        if ((unsigned char)s->bytes[i] == c)
+            add_cut(cuts, i, 1, on_stack, where);
+}
 
 MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
 {
     if (sep->length == 0)
         rt_panicf(where, "invalid argument: split with an empty separator");
-    int64_t pieces = 1, start = 0;
-    size_t needed = 0;      /* the room of the pieces not made yet */
-    for (int64_t at = find_from(s, 0, sep); at >= 0; at = find_from(s, start, sep)) {
-        needed += rt_string_block_room(at - start);
-        start = at + sep->length;
-        pieces++;
+    int64_t on_stack[CUTS_ON_STACK];
+    Cuts cuts = {on_stack, 0, CUTS_ON_STACK, 0, 0};
+    if (sep->length == 1) {
+        find_byte_cuts(&cuts, s, (unsigned char)sep->bytes[0], on_stack, where);
+    } else {
+        for (int64_t at = find_from(s, 0, sep); at >= 0; at = find_from(s, cuts.start, sep))
+            add_cut(&cuts, at, sep->length, on_stack, where);
     }
-    needed += rt_string_block_room(s->length - start);
+    int64_t pieces = cuts.n + 1;
+    size_t needed = cuts.room + rt_string_block_room(s->length - cuts.start);
     MosArray *xs = mos_array_new(pieces, sizeof(MosString *), MOS_ELEM_STRING,
                                  where);
     MosString **out = (MosString **)(void *)xs->data;
     RtStringBlock block = {NULL, 0};
-    start = 0;
+    int64_t start = 0;
     for (int64_t i = 0; i < pieces; i++) {
-        int64_t at = i < pieces - 1 ? find_from(s, start, sep) : s->length;
+        int64_t at = i < cuts.n ? cuts.at[i] : s->length;
         size_t next = needed < PIECE_BLOCK ? needed : PIECE_BLOCK;
         out[i] = rt_string_in_block(&block, s->bytes + start, at - start, next, where);
         needed -= rt_string_block_room(at - start);
         start = at + sep->length;
     }
+    if (cuts.at != on_stack)
+        free(cuts.at);
     return xs;
 }
 
