@@ -38,12 +38,13 @@ stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 
 rt_test_ldadd = stdlib/libmosaicrt.a $(GC_LIBS) -lm -lpthread $(NUMA_LIBS)
 
-# test_float_format, test_runtime, test_mailbox and test_sched_queue have
+# test_float_format, test_runtime, test_map (which includes map.c itself),
+# test_mailbox and test_sched_queue have
 # their own main(); test_start and test_sched are stand-ins for a compiled
 # program (they define mos_program_main) and get the runtime's main(), as
 # programs do.
 check_PROGRAMS += tests/unit/test_float_format tests/unit/test_runtime \
-	tests/unit/test_start
+	tests/unit/test_start tests/unit/test_map
 tests_unit_test_float_format_SOURCES = tests/unit/test_float_format.c
 tests_unit_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 tests_unit_test_float_format_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
@@ -56,8 +57,12 @@ tests_unit_test_start_SOURCES = tests/unit/test_start.c
 tests_unit_test_start_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 tests_unit_test_start_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 tests_unit_test_start_LDADD = $(rt_test_ldadd)
+tests_unit_test_map_SOURCES = tests/unit/test_map.c tests/unit/tap.h
+tests_unit_test_map_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_map_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_map_LDADD = $(rt_test_ldadd)
 TESTS += tests/unit/test_float_format tests/unit/test_runtime \
-	tests/unit/test_start
+	tests/unit/test_start tests/unit/test_map
 
 check_PROGRAMS += tests/unit/test_mailbox tests/unit/test_sched_queue \
 	tests/unit/test_sched

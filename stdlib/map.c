@@ -1,11 +1,21 @@
 /* map.c — Map<K, V> (LANGUAGE.md §9): a hash table that keeps insertion
  * order.
  *
- * Two arrays.  The slots, a power of two of them, at most half full, are
- * an open-addressing table with linear probing: a slot holds the key, the
- * value, and a word with 32 bits of the key's hash and the entry's number
- * in insertion order (0: an empty slot).  The order array lists, for each
- * entry in the order it was added, the slot it is in (0 once removed).
+ * The slots, a power of two of them, at most half full, are an
+ * open-addressing table with linear probing, in one of two forms:
+ *
+ *   - wide, for string keys: a slot holds the key, the value, and a word
+ *     with 32 bits of the key's hash and the entry's number in insertion
+ *     order (0: an empty slot);
+ *   - narrow, for int and bool keys: 16 bytes, the key and the value, as
+ *     a hand-written C table has them; the entry numbers are in a side
+ *     array (entry_of) that only insertion, removal and growth touch, and
+ *     an empty slot holds the map's own mark, a random key drawn when the
+ *     map is made (a program that inserts the mark makes the map draw
+ *     another: change_empty_key).
+ *
+ * The order array lists, for each entry in the order it was added, the
+ * slot it is in (0 once removed).
  *
  *   - A lookup touches the slots alone: an int key is compared in the
  *     slot, a string key only when the 32 bits of hash match too, and the
@@ -60,16 +70,28 @@
 
 #include <gc.h>
 
+/* A slot of a map with string keys ("wide"). */
 typedef struct Slot {
     uint64_t meta;          /* hash << 32 | entry number + 1; 0: empty */
     int64_t key;
     int64_t value;
 } Slot;
 
+/* A slot of a map with int or bool keys ("narrow"): the key is compared
+ * in the slot, so it needs no hash beside it, and the entry number lives
+ * in a side array that only insertion and removal touch. */
+typedef struct Pair {
+    int64_t key;            /* m->empty: an empty slot */
+    int64_t value;
+} Pair;
+
 struct MosMap {
     int64_t size;           /* entries: generated code reads it (`m.size`) */
     int64_t node;           /* where the map lives (--count-remote) */
-    Slot *slots;            /* mask + 1 of them, or NULL before the first entry */
+    Slot *slots;            /* wide: mask + 1 of them, or NULL before the first entry */
+    Pair *pairs;            /* narrow: mask + 1 of them, or NULL */
+    uint32_t *entry_of;     /* narrow: each slot's entry number + 1 (when used) */
+    int64_t empty;          /* narrow: the key that marks an empty slot */
     uint64_t mask;
     uint32_t *order;        /* `used` of `order_cap` written: slot + 1, or 0 */
     int64_t used;
@@ -223,6 +245,22 @@ static _Noreturn void too_big(const MosMap *m, const char *where)
     rt_panicf(where, "out of memory: a map of %lld entries", (long long)m->size + 1);
 }
 
+static inline bool is_narrow(const MosMap *m)
+{
+    return m->key_kind != MOS_KEY_STRING;
+}
+
+/* A key for marking the empty slots of a narrow map: drawn from the
+ * process's secret and a counter, so that no program can aim at it. */
+static int64_t draw_empty_key(void)
+{
+    static _Atomic uint64_t drawn;
+    uint64_t x = secret[0] + 0x9e3779b97f4a7c15ull * ++drawn;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return (int64_t)(x ^ (x >> 31) ^ secret[1]);
+}
+
 MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, int64_t node,
                     const char *where)
 {
@@ -234,13 +272,24 @@ MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, in
     m->key_kind = key_kind;
     m->value_kind = value_kind;
     m->value_size = value_size;
+    m->empty = draw_empty_key();
     return m;
 }
 
 /* The slot holding key, or the empty slot where it would go; *found says
- * which.  There is an empty slot: the table is never more than half full. */
+ * which.  There is an empty slot: the table is never more than half full.
+ * A narrow map's key is never m->empty here (callers see to it). */
 static inline uint64_t probe(const MosMap *m, int64_t key, uint64_t hash, bool *found)
 {
+    if (is_narrow(m)) {
+        for (uint64_t i = hash & m->mask;; i = (i + 1) & m->mask) {
+            int64_t k = m->pairs[i].key;
+            if (k == key || k == m->empty) {
+                *found = k == key;
+                return i;
+            }
+        }
+    }
     uint32_t tag = (uint32_t)hash;
     for (uint64_t i = hash & m->mask;; i = (i + 1) & m->mask) {
         const Slot *s = &m->slots[i];
@@ -255,13 +304,43 @@ static inline uint64_t probe(const MosMap *m, int64_t key, uint64_t hash, bool *
     }
 }
 
-static Slot *find(MosMap *m, int64_t key)
+static inline bool has_table(const MosMap *m)
 {
-    if (m->size == 0)
-        return NULL;
+    return m->slots || m->pairs;
+}
+
+static inline int64_t *value_at(MosMap *m, uint64_t i)
+{
+    return is_narrow(m) ? &m->pairs[i].value : &m->slots[i].value;
+}
+
+static inline int64_t key_at(const MosMap *m, uint64_t i)
+{
+    return is_narrow(m) ? m->pairs[i].key : m->slots[i].key;
+}
+
+static inline int64_t entry_at(const MosMap *m, uint64_t i)
+{
+    return is_narrow(m) ? (int64_t)m->entry_of[i] - 1 : meta_entry(m->slots[i].meta);
+}
+
+/* Gives slot i the entry number e (its hash and key stay). */
+static inline void renumber(MosMap *m, uint64_t i, int64_t e)
+{
+    if (is_narrow(m))
+        m->entry_of[i] = (uint32_t)(e + 1);
+    else
+        m->slots[i].meta = meta_of(meta_tag(m->slots[i].meta), e);
+}
+
+/* The slot holding key, or -1. */
+static int64_t find(MosMap *m, int64_t key)
+{
+    if (m->size == 0 || (is_narrow(m) && key == m->empty))
+        return -1;
     bool found;
     uint64_t i = probe(m, key, hash_key(m, key), &found);
-    return found ? &m->slots[i] : NULL;
+    return found ? (int64_t)i : -1;
 }
 
 /* A copy of a new string key in the map's key blocks (see the essay). */
@@ -299,15 +378,39 @@ static void *alloc_zeroed(size_t bytes, bool scanned, const MosMap *m, const cha
     return p;
 }
 
+static void mark_empty(Pair *pairs, uint64_t n, int64_t empty)
+{
+    for (uint64_t i = 0; i < n; i++)
+        pairs[i].key = empty;
+}
+
 /* Moves the slots to a table of n, reading the old one straight through;
  * each entry keeps its number, and the order array learns its new slot. */
 static void resize_slots(MosMap *m, uint64_t n, const char *where)
 {
     bool scanned = m->key_kind == MOS_KEY_STRING || m->value_kind != MOS_ELEM_PLAIN;
-    Slot *old = m->slots;
-    uint64_t old_n = old ? m->mask + 1 : 0;
-    m->slots = alloc_zeroed(n * sizeof(Slot), scanned, m, where);
+    uint64_t old_n = has_table(m) ? m->mask + 1 : 0;
     m->mask = n - 1;
+    if (is_narrow(m)) {
+        Pair *old = m->pairs;
+        uint32_t *old_entry_of = m->entry_of;
+        m->pairs = alloc_zeroed(n * sizeof(Pair), scanned, m, where);
+        m->entry_of = alloc_zeroed(n * sizeof(uint32_t), false, m, where);
+        mark_empty(m->pairs, n, m->empty);
+        for (uint64_t j = 0; j < old_n; j++) {
+            if (old[j].key == m->empty)
+                continue;
+            uint64_t i = hash_key(m, old[j].key) & m->mask;
+            while (m->pairs[i].key != m->empty)
+                i = (i + 1) & m->mask;
+            m->pairs[i] = old[j];
+            m->entry_of[i] = old_entry_of[j];
+            m->order[old_entry_of[j] - 1] = (uint32_t)(i + 1);
+        }
+        return;
+    }
+    Slot *old = m->slots;
+    m->slots = alloc_zeroed(n * sizeof(Slot), scanned, m, where);
     for (uint64_t j = 0; j < old_n; j++) {
         if (old[j].meta == 0)
             continue;
@@ -317,6 +420,25 @@ static void resize_slots(MosMap *m, uint64_t n, const char *where)
         m->slots[i] = old[j];
         m->order[meta_entry(old[j].meta)] = (uint32_t)(i + 1);
     }
+}
+
+/* A narrow map is about to hold the key that marks its empty slots: a
+ * new mark is drawn, one no key has, and the empty slots take it.  With
+ * a random 64-bit mark this happens about never. */
+static void change_empty_key(MosMap *m)
+{
+    int64_t old = m->empty, fresh;
+    bool taken;
+    do {
+        fresh = draw_empty_key();
+        taken = fresh == old;
+        for (uint64_t i = 0; has_table(m) && i <= m->mask && !taken; i++)
+            taken = m->pairs[i].key == fresh;
+    } while (taken);
+    for (uint64_t i = 0; has_table(m) && i <= m->mask; i++)
+        if (m->pairs[i].key == old)
+            m->pairs[i].key = fresh;
+    m->empty = fresh;
 }
 
 /* The order array is full: make room for at least one more, twice the
@@ -343,9 +465,9 @@ static void resize_order(MosMap *m, const char *where)
         uint32_t at = m->order[e];
         if (at == 0)
             continue;
-        Slot *s = &m->slots[at - 1];
-        s->meta = meta_of(meta_tag(s->meta), n);
-        s->key = own_key(m, s->key, where);
+        renumber(m, at - 1, n);
+        if (!is_narrow(m))
+            m->slots[at - 1].key = own_key(m, m->slots[at - 1].key, where);
         order[n++] = at;
     }
     m->order = order;
@@ -356,15 +478,17 @@ static void resize_order(MosMap *m, const char *where)
 void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where)
 {
     not_null(m, where);
-    if (!m->slots) {
+    if (!has_table(m)) {
         resize_order(m, where);
         resize_slots(m, FIRST_SLOTS, where);
     }
+    if (is_narrow(m) && key == m->empty)
+        change_empty_key(m);
     uint64_t hash = hash_key(m, key);
     bool found;
     uint64_t i = probe(m, key, hash, &found);
     if (found) {
-        m->slots[i].value = value;
+        *value_at(m, i) = value;
         return;
     }
     bool moved = false;
@@ -378,7 +502,12 @@ void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where)
         resize_order(m, where);
     if (moved)
         i = probe(m, key, hash, &found);
-    m->slots[i] = (Slot){meta_of(hash, m->used), own_key(m, key, where), value};
+    if (is_narrow(m)) {
+        m->pairs[i] = (Pair){key, value};
+        m->entry_of[i] = (uint32_t)(m->used + 1);
+    } else {
+        m->slots[i] = (Slot){meta_of(hash, m->used), own_key(m, key, where), value};
+    }
     m->order[m->used++] = (uint32_t)(i + 1);
     m->size++;
 }
@@ -397,44 +526,72 @@ static _Noreturn void missing(const MosMap *m, int64_t key, const char *where)
 
 int64_t mos_map_get(MosMap *m, int64_t key, const char *where)
 {
-    Slot *s = find(not_null(m, where), key);
-    if (!s)
+    int64_t i = find(not_null(m, where), key);
+    if (i < 0)
         missing(m, key, where);
-    return s->value;
+    return *value_at(m, (uint64_t)i);
 }
 
 int64_t mos_map_get_or(MosMap *m, int64_t key, int64_t otherwise, const char *where)
 {
-    Slot *s = find(not_null(m, where), key);
-    return s ? s->value : otherwise;
+    int64_t i = find(not_null(m, where), key);
+    return i < 0 ? otherwise : *value_at(m, (uint64_t)i);
 }
 
 int32_t mos_map_has(MosMap *m, int64_t key, const char *where)
 {
-    return find(not_null(m, where), key) != NULL;
+    return find(not_null(m, where), key) >= 0;
+}
+
+/* The slot where the entry in slot j belongs, were nothing in the way. */
+static inline uint64_t home_of(MosMap *m, uint64_t j)
+{
+    return (is_narrow(m) ? hash_key(m, m->pairs[j].key) : meta_tag(m->slots[j].meta)) & m->mask;
+}
+
+static inline bool slot_used(const MosMap *m, uint64_t j)
+{
+    return is_narrow(m) ? m->pairs[j].key != m->empty : m->slots[j].meta != 0;
+}
+
+/* Slot `to` takes the entry of slot `from`; the order array follows it. */
+static inline void move_slot(MosMap *m, uint64_t to, uint64_t from)
+{
+    if (is_narrow(m)) {
+        m->pairs[to] = m->pairs[from];
+        m->entry_of[to] = m->entry_of[from];
+    } else {
+        m->slots[to] = m->slots[from];
+    }
+    m->order[entry_at(m, to)] = (uint32_t)(to + 1);
+}
+
+static inline void empty_slot(MosMap *m, uint64_t i)
+{
+    if (is_narrow(m))
+        m->pairs[i] = (Pair){m->empty, 0};
+    else
+        m->slots[i] = (Slot){0};
 }
 
 int32_t mos_map_remove(MosMap *m, int64_t key, const char *where)
 {
-    if (not_null(m, where)->size == 0)
+    int64_t at = find(not_null(m, where), key);
+    if (at < 0)
         return 0;
-    bool found;
-    uint64_t i = probe(m, key, hash_key(m, key), &found);
-    if (!found)
-        return 0;
-    m->order[meta_entry(m->slots[i].meta)] = 0;
+    uint64_t i = (uint64_t)at;
+    m->order[entry_at(m, i)] = 0;
     m->size--;
     /* backward shift: pull later slots of the same run into the hole
      * unless that would move them before their home slot */
-    for (uint64_t j = (i + 1) & m->mask; m->slots[j].meta != 0; j = (j + 1) & m->mask) {
-        uint64_t home = meta_tag(m->slots[j].meta) & m->mask;
+    for (uint64_t j = (i + 1) & m->mask; slot_used(m, j); j = (j + 1) & m->mask) {
+        uint64_t home = home_of(m, j);
         if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-            m->slots[i] = m->slots[j];
-            m->order[meta_entry(m->slots[i].meta)] = (uint32_t)(i + 1);
+            move_slot(m, i, j);
             i = j;
         }
     }
-    m->slots[i] = (Slot){0};
+    empty_slot(m, i);
     if (m->size == 0)
         m->used = 0;    /* nothing live: the order array starts again */
     return 1;
@@ -445,6 +602,10 @@ void mos_map_clear(MosMap *m, const char *where)
     not_null(m, where);
     if (m->slots)
         memset(m->slots, 0, (size_t)(m->mask + 1) * sizeof(Slot));
+    if (m->pairs) {
+        memset(m->pairs, 0, (size_t)(m->mask + 1) * sizeof(Pair));
+        mark_empty(m->pairs, m->mask + 1, m->empty);
+    }
     m->used = 0;
     m->size = 0;
 }
@@ -466,8 +627,8 @@ static MosArray *column(MosMap *m, bool keys, const char *where)
     for (int64_t e = 0; e < m->used; e++) {
         if (m->order[e] == 0)
             continue;
-        const Slot *s = &m->slots[m->order[e] - 1];
-        int64_t word = keys ? s->key : s->value;
+        uint64_t at = m->order[e] - 1;
+        int64_t word = keys ? key_at(m, at) : *value_at(m, at);
         if (size == 1)
             xs->data[n++] = (char)(word != 0);
         else
