@@ -378,6 +378,16 @@ static void *alloc_zeroed(size_t bytes, bool scanned, const MosMap *m, const cha
     return p;
 }
 
+/* An array the map has replaced goes back to the collector at once: only
+ * the map points to its slots and its order array (iteration and keys()
+ * copy), so a big table's old copies need not wait for a collection, and
+ * growing to n slots takes about n slots' room, not 2n. */
+static void release(void *old)
+{
+    if (old)
+        GC_free(old);
+}
+
 static void mark_empty(Pair *pairs, uint64_t n, int64_t empty)
 {
     for (uint64_t i = 0; i < n; i++)
@@ -407,6 +417,8 @@ static void resize_slots(MosMap *m, uint64_t n, const char *where)
             m->entry_of[i] = old_entry_of[j];
             m->order[old_entry_of[j] - 1] = (uint32_t)(i + 1);
         }
+        release(old);
+        release(old_entry_of);
         return;
     }
     Slot *old = m->slots;
@@ -420,6 +432,7 @@ static void resize_slots(MosMap *m, uint64_t n, const char *where)
         m->slots[i] = old[j];
         m->order[meta_entry(old[j].meta)] = (uint32_t)(i + 1);
     }
+    release(old);
 }
 
 /* A narrow map is about to hold the key that marks its empty slots: a
@@ -455,6 +468,7 @@ static void resize_order(MosMap *m, const char *where)
         /* nothing dead: the numbers stay, no slot needs telling */
         if (m->used)
             memcpy(order, m->order, (size_t)m->used * sizeof *order);
+        release(m->order);
         m->order = order;
         m->order_cap = cap;
         return;
@@ -470,6 +484,7 @@ static void resize_order(MosMap *m, const char *where)
             m->slots[at - 1].key = own_key(m, m->slots[at - 1].key, where);
         order[n++] = at;
     }
+    release(m->order);
     m->order = order;
     m->order_cap = cap;
     m->used = n;
