@@ -341,6 +341,9 @@ void cg_fn_begin(CgFn *f, Cg *cg, LLVMValueRef fn, FuncDecl *decl, Loc loc,
 void cg_fn_finish(CgFn *f, const Type *result);
 /* A cell of `type` in the function's entry block (stmt.c). */
 LLVMValueRef cg_entry_alloca(CgFn *f, LLVMTypeRef type, const char *name);
+/* confine.c: true when the body of `for x in …` only reads x and drops
+ * it, so that x may be a header reused from one turn to the next. */
+bool cg_loop_var_confined(const Stmt *for_in);
 /* The alloca of a local, created in the entry block on first use. */
 LLVMValueRef cg_slot(CgFn *f, Sym *sym);
 /* Emits the body of a function's or method's instance. */

@@ -13,6 +13,7 @@ mosaicc_SOURCES += \
 	codegen/class.c \
 	codegen/actor.c \
 	codegen/checks.c \
+	codegen/confine.c \
 	codegen/access.c \
 	codegen/places.c \
 	codegen/reach.c \

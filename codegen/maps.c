@@ -13,6 +13,11 @@
  *     `m[k] op= v` reads the entry (a missing key is the runtime error
  *     there), evaluates v, then stores — two lookups, so a v that changes
  *     the map cannot leave a stale slot behind;
+ *   - one lookup where nothing can change the map between the read and
+ *     the write: `m[k] op= v` and the counting idiom `m[k] = m.get(k, d)
+ *     op v`, when m and k are locals (or fields of this) and d and v are
+ *     literals or locals, ask the runtime for the value's cell
+ *     (mos_map_cell, mos_map_cell_or) and update it in place;
  *   - `{k: v, …}`: a new map, then each entry set in order, so a repeated
  *     key keeps its first position and its last value.
  *
@@ -102,8 +107,98 @@ LLVMValueRef cg_map_index(CgFn *f, Expr *e)
     return get(f, m, mx->type, k, e->loc);
 }
 
+/* An operand whose evaluation cannot touch any map: a literal or a local. */
+static bool inert(const Expr *e)
+{
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_STRING:
+        return true;
+    case EX_NAME:
+        return e->u.name.res == RES_LOCAL;
+    default:
+        return false;
+    }
+}
+
+/* Two mentions of one local, or of one field of this, or one int. */
+static bool same_operand(const Expr *a, const Expr *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == EX_INT)
+        return a->u.int_lit.value == b->u.int_lit.value;
+    if (a->kind != EX_NAME || a->u.name.res != b->u.name.res)
+        return false;
+    return (a->u.name.res == RES_LOCAL && a->u.name.sym == b->u.name.sym) ||
+           (a->u.name.res == RES_FIELD && a->u.name.field == b->u.name.field);
+}
+
+/* The `m.get(k, d)` of `m[k] = m.get(k, d) op v` when the assignment can
+ * update the value's cell in place (see the essay), else NULL. */
+static const Expr *counting_get(CgFn *f, const Stmt *s)
+{
+    const Expr *t = s->u.assign.target, *value = s->u.assign.value;
+    const Expr *mx = t->u.index.object, *k = t->u.index.index;
+    if (s->u.assign.compound || value->kind != EX_BINARY || !inert(value->u.binary.right))
+        return NULL;
+    const Expr *call = value->u.binary.left;
+    if (call->kind != EX_METHOD_CALL || call->u.method_call.builtin != MM_GET ||
+        call->u.method_call.args.len != 2 || !inert(call->u.method_call.args.items[1]))
+        return NULL;
+    if (!same_operand(call->u.method_call.object, mx) ||
+        !same_operand(call->u.method_call.args.items[0], k))
+        return NULL;
+    return cg_counts(f, mx->type) ? NULL : call;
+}
+
+static bool numeric(const Type *t)
+{
+    return t->kind == TY_INT || t->kind == TY_FLOAT;
+}
+
+/* m[k] op= v, or m[k] = m.get(k, d) op v (get: the call), through the
+ * value's cell: read, compute, write back, with one lookup. */
+static void update_cell(CgFn *f, const Stmt *s, const Expr *get_call)
+{
+    Cg *cg = f->cg;
+    Expr *t = s->u.assign.target, *mx = t->u.index.object;
+    const Type *mt = mx->type;
+    LLVMValueRef m = cg_expr(f, mx);
+    LLVMValueRef k = cg_expr(f, t->u.index.index);
+    Expr *rhs = get_call ? s->u.assign.value->u.binary.right : s->u.assign.value;
+    cg_debug_loc(f, s->loc);
+    touch(f, m, mx, t->loc, t, EFF_READ | EFF_WRITE);
+    LLVMValueRef cell;
+    if (get_call) {
+        LLVMValueRef d = cg_expr(f, get_call->u.method_call.args.items[1]);
+        cg_debug_loc(f, s->loc);
+        LLVMValueRef args[4] = {m, cg_to_word(cg, k, mt->key), cg_to_word(cg, d, mt->elem),
+                                cg_where(cg, t->loc)};
+        cell = cg_call_rt(f, CG_RT_mos_map_cell_or, args, 4, "cell");
+    } else {
+        LLVMValueRef args[3] = {m, cg_to_word(cg, k, mt->key), cg_where(cg, t->loc)};
+        cell = cg_call_rt(f, CG_RT_mos_map_cell, args, 3, "cell");
+    }
+    LLVMValueRef old = cg_from_word(cg, LLVMBuildLoad2(cg->b, cg->t_i64, cell, "entry"),
+                                    mt->elem, "value");
+    LLVMValueRef r = cg_expr(f, rhs);
+    cg_debug_loc(f, s->loc);
+    BinaryOp op = get_call ? s->u.assign.value->u.binary.op : s->u.assign.op;
+    Loc at = get_call ? s->u.assign.value->loc : s->loc;
+    LLVMValueRef v = cg_arith(f, op, mt->elem, rhs->type, old, r, at);
+    LLVMBuildStore(cg->b, cg_to_word(cg, v, mt->elem), cell);
+}
+
 void cg_map_assign(CgFn *f, Stmt *s)
 {
+    if (numeric(s->u.assign.target->u.index.object->type->elem)) {
+        const Expr *get_call = counting_get(f, s);
+        if (get_call || (s->u.assign.compound && inert(s->u.assign.value) &&
+                         !cg_counts(f, s->u.assign.target->u.index.object->type))) {
+            update_cell(f, s, get_call);
+            return;
+        }
+    }
     Expr *t = s->u.assign.target, *mx = t->u.index.object, *value = s->u.assign.value;
     LLVMValueRef m = cg_expr(f, mx);
     LLVMValueRef k = cg_expr(f, t->u.index.index);

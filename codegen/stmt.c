@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cg_internal.h"
+#include "../stdlib/mosaic_rt.h"
 #include "../support/arena.h"
 #include "../support/assert.h"
 #include "../typecheck/effects.h"
@@ -439,6 +440,50 @@ static void emit_for_pool(CgFn *f, Stmt *s)
     emit_indexed_loop(f, s, cg_pool_size(f, pool), NULL, set_pool_object, NULL);
 }
 
+/* for w in s.split(sep) { } when w never outlives its turn (confine.c):
+ * the runtime's split iterator, in this frame, hands out each piece in one
+ * reused header, so the loop makes no array and no string per piece.  The
+ * string and the separator are evaluated once, in that order, and an
+ * empty separator is the runtime error at the call, as for the array. */
+static bool is_split_loop(CgFn *f, const Stmt *s)
+{
+    const Expr *it = s->u.for_in.iterable;
+    return it->kind == EX_METHOD_CALL && it->u.method_call.builtin == SM_SPLIT &&
+           !f->cg->opt->count_remote && cg_loop_var_confined(s);
+}
+
+static void emit_for_split(CgFn *f, Stmt *s)
+{
+    Cg *cg = f->cg;
+    Expr *call = s->u.for_in.iterable;
+    Sym *var = s->u.for_in.sym;
+    LLVMValueRef str = cg_expr(f, call->u.method_call.object);
+    LLVMValueRef sep = cg_expr(f, call->u.method_call.args.items[0]);
+    cg_debug_loc(f, call->loc);
+    LLVMValueRef iter = cg_entry_alloca(f, LLVMArrayType(cg->t_i8, MOS_SPLIT_ITER_SIZE),
+                                        "split.iter");
+    LLVMSetAlignment(iter, 8);
+    LLVMValueRef where = cg_where(cg, call->loc);
+    LLVMValueRef begin[4] = {iter, str, sep, where};
+    cg_call_rt(f, CG_RT_mos_split_begin, begin, 4, "");
+
+    LLVMBasicBlockRef next_bb = new_block(f, "split.next");
+    LLVMBasicBlockRef body_bb = new_block(f, "split.body");
+    LLVMBasicBlockRef end_bb = new_block(f, "split.end");
+    LLVMBuildBr(cg->b, next_bb);
+    start_block(f, next_bb);
+    LLVMValueRef next[2] = {iter, where};
+    LLVMValueRef piece = cg_call_rt(f, CG_RT_mos_split_next, next, 2, var->name);
+    LLVMBuildCondBr(cg->b, LLVMBuildIsNotNull(cg->b, piece, "split.more"), body_bb, end_bb);
+    start_block(f, body_bb);
+    cg_store(f, piece, cg_slot(f, var), var->type, false);
+    push_loop(f, end_bb, next_bb);
+    emit_block(f, s->u.for_in.body);
+    f->loops.len--;
+    branch_to(f, next_bb);
+    start_block(f, end_bb);
+}
+
 /* for x in arr { }
  * The array is evaluated once (iter slot) and must not be null.  The loop
  * visits index i while i is below both the length at the start and the
@@ -455,6 +500,10 @@ static void emit_for_in(CgFn *f, Stmt *s)
     }
     if (iterable->type->kind == TY_MAP) {
         emit_for_map(f, s);
+        return;
+    }
+    if (is_split_loop(f, s)) {
+        emit_for_split(f, s);
         return;
     }
     LLVMValueRef arr = cg_expr(f, iterable);

@@ -40,8 +40,11 @@
  * (Aumasson and Bernstein's keyed hash, the one Rust's HashMap and
  * Python's str use), ints and bools by a multiply-xorshift mix of the key
  * and the secret.  The order a program sees never depends on the hash.
- * `m[w] = m.get(w, 0) + 1` hashes w once: the map remembers the last
- * string key it hashed.
+ * `m[w] = m.get(w, 0) + 1` and `m[w] += 1` probe once: generated code
+ * asks for the value's cell (mos_map_cell_or, mos_map_cell) and updates
+ * it in place.  A string's hash is not remembered by its address: the
+ * loop variable of a split loop is one header whose bytes change
+ * (mos_split_next).
  *
  * String keys are copied when their entry is made, into blocks of keys
  * the map fills one after the other (own_key, rt_string_in_block): the
@@ -99,8 +102,6 @@ struct MosMap {
     int32_t key_kind;       /* MOS_KEY_* */
     int32_t value_kind;     /* MOS_ELEM_* */
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
-    int64_t hashed_key;     /* the last string key hashed, and its hash */
-    uint64_t hashed;
     RtStringBlock keys;     /* where string keys are copied to */
 };
 
@@ -184,15 +185,8 @@ static uint64_t hash_key(MosMap *m, int64_t key)
 {
     uint64_t h;
     if (m->key_kind == MOS_KEY_STRING) {
-        /* strings are immutable, and the header keeps the last one alive:
-         * the same pointer has the same hash */
-        if (key == m->hashed_key && m->hashed_key)
-            return m->hashed;
         const MosString *s = (const MosString *)(uintptr_t)key;
-        h = siphash13((const unsigned char *)s->bytes, (size_t)s->length);
-        m->hashed_key = key;
-        m->hashed = h;
-        return h;
+        return siphash13((const unsigned char *)s->bytes, (size_t)s->length);
     } else {
         /* a bijective mix of key and secret: every bit of both reaches
          * the low bits the index uses */
@@ -551,6 +545,24 @@ int64_t mos_map_get_or(MosMap *m, int64_t key, int64_t otherwise, const char *wh
 {
     int64_t i = find(not_null(m, where), key);
     return i < 0 ? otherwise : *value_at(m, (uint64_t)i);
+}
+
+int64_t *mos_map_cell(MosMap *m, int64_t key, const char *where)
+{
+    int64_t i = find(not_null(m, where), key);
+    if (i < 0)
+        missing(m, key, where);
+    return value_at(m, (uint64_t)i);
+}
+
+int64_t *mos_map_cell_or(MosMap *m, int64_t key, int64_t otherwise, const char *where)
+{
+    int64_t i = find(not_null(m, where), key);
+    if (i < 0) {
+        mos_map_set(m, key, otherwise, where);
+        i = find(m, key);
+    }
+    return value_at(m, (uint64_t)i);
 }
 
 int32_t mos_map_has(MosMap *m, int64_t key, const char *where)

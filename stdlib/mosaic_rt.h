@@ -109,6 +109,22 @@ int32_t mos_string_contains(MosString *s, MosString *t);
 int32_t mos_string_starts_with(MosString *s, MosString *t);
 int32_t mos_string_ends_with(MosString *s, MosString *t);
 MosArray *mos_string_split(MosString *s, MosString *sep, const char *where);
+/* `for w in s.split(sep)` where w never outlives its turn of the loop
+ * (codegen/stmt.c decides): the pieces one at a time, each in the same
+ * header and scratch bytes, so the loop allocates nothing per piece.  The
+ * iterator lives in the loop's stack frame; generated code knows only
+ * its size. */
+typedef struct MosSplitIter {
+    MosString piece;        /* what the loop variable points to */
+    MosString *s, *sep;
+    int64_t start;          /* where the next piece starts; -1: no more */
+    char *scratch;          /* the piece's bytes and a NUL: small, or a GC block */
+    int64_t scratch_cap;
+    char small[64];
+} MosSplitIter;
+#define MOS_SPLIT_ITER_SIZE 128
+void mos_split_begin(MosSplitIter *it, MosString *s, MosString *sep, const char *where);
+MosString *mos_split_next(MosSplitIter *it, const char *where);    /* NULL: done */
 MosString *mos_string_trim(MosString *s);
 MosString *mos_string_to_upper(MosString *s);
 MosString *mos_string_to_lower(MosString *s);
@@ -133,6 +149,12 @@ int64_t mos_map_get(MosMap *m, int64_t key, const char *where);
 int64_t mos_map_get_or(MosMap *m, int64_t key, int64_t otherwise, const char *where);
 int32_t mos_map_has(MosMap *m, int64_t key, const char *where);
 void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where);
+/* The cell holding key's value, for `m[k] op= e` (missing key: a runtime
+ * error) and `m[k] = m.get(k, d) op e` (a missing key is first inserted
+ * with d), when e cannot touch the map: generated code reads and writes
+ * the cell at once, one probe instead of two. */
+int64_t *mos_map_cell(MosMap *m, int64_t key, const char *where);
+int64_t *mos_map_cell_or(MosMap *m, int64_t key, int64_t otherwise, const char *where);
 int32_t mos_map_remove(MosMap *m, int64_t key, const char *where);
 void mos_map_clear(MosMap *m, const char *where);
 MosArray *mos_map_keys(MosMap *m, const char *where);

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gc.h>
+
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
                             const char *where)
 {
@@ -107,26 +109,34 @@ static inline void add_cut(Cuts *c, int64_t at, int64_t sep_length, int64_t *on_
     c->start = at + sep_length;
 }
 
-/* The cuts at every byte c of s, eight bytes at a time: a word's bytes
- * equal to c become its zero bytes, and adding 0x7f to the low seven bits
- * of each byte sets the top bit of every byte that is not zero, with no
- * carry from one byte into the next, so each match is found exactly. */
-static void find_byte_cuts(Cuts *cuts, const MosString *s, unsigned char c, int64_t *on_stack,
-                           const char *where)
+/* The offset of the first byte c of s from `from` on, or -1; eight bytes
+ * at a time: a word's bytes equal to c become its zero bytes, and adding
+ * 0x7f to the low seven bits of each byte sets the top bit of every byte
+ * that is not zero, with no carry from one byte into the next, so the
+ * lowest flagged byte is exactly the first match. */
+static inline int64_t next_byte(const MosString *s, int64_t from, unsigned char c)
 {
     const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
-    int64_t i = 0;
+    int64_t i = from;
     for (; i + 8 <= s->length; i += 8) {
         uint64_t word;
         memcpy(&word, s->bytes + i, 8);     /* little-endian hosts (x86-64, arm64) */
         uint64_t x = word ^ (ones * c);
         uint64_t matches = ~(((x & low7) + low7) | x | low7);
-        for (; matches; matches &= matches - 1)
-            add_cut(cuts, i + __builtin_ctzll(matches) / 8, 1, on_stack, where);
+        if (matches)
+            return i + __builtin_ctzll(matches) / 8;
     }
     for (; i < s->length; i++)
         if ((unsigned char)s->bytes[i] == c)
-            add_cut(cuts, i, 1, on_stack, where);
+            return i;
+    return -1;
+}
+
+/* The offset of the first sep in s from `from` on, or -1. */
+static inline int64_t next_separator(const MosString *s, int64_t from, const MosString *sep)
+{
+    return sep->length == 1 ? next_byte(s, from, (unsigned char)sep->bytes[0])
+                            : find_from(s, from, sep);
 }
 
 MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
@@ -135,12 +145,8 @@ MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
         rt_panicf(where, "invalid argument: split with an empty separator");
     int64_t on_stack[CUTS_ON_STACK];
     Cuts cuts = {on_stack, 0, CUTS_ON_STACK, 0, 0};
-    if (sep->length == 1) {
-        find_byte_cuts(&cuts, s, (unsigned char)sep->bytes[0], on_stack, where);
-    } else {
-        for (int64_t at = find_from(s, 0, sep); at >= 0; at = find_from(s, cuts.start, sep))
-            add_cut(&cuts, at, sep->length, on_stack, where);
-    }
+    for (int64_t at = next_separator(s, 0, sep); at >= 0; at = next_separator(s, cuts.start, sep))
+        add_cut(&cuts, at, sep->length, on_stack, where);
     int64_t pieces = cuts.n + 1;
     size_t needed = cuts.room + rt_string_block_room(s->length - cuts.start);
     MosArray *xs = mos_array_new(pieces, sizeof(MosString *), MOS_ELEM_STRING,
@@ -158,6 +164,43 @@ MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
     if (cuts.at != on_stack)
         free(cuts.at);
     return xs;
+}
+
+_Static_assert(sizeof(MosSplitIter) == MOS_SPLIT_ITER_SIZE,
+               "codegen allocates MOS_SPLIT_ITER_SIZE bytes for a split loop");
+
+void mos_split_begin(MosSplitIter *it, MosString *s, MosString *sep, const char *where)
+{
+    if (sep->length == 0)
+        rt_panicf(where, "invalid argument: split with an empty separator");
+    it->s = s;
+    it->sep = sep;
+    it->start = 0;
+    it->scratch = it->small;
+    it->scratch_cap = (int64_t)sizeof it->small;
+}
+
+MosString *mos_split_next(MosSplitIter *it, const char *where)
+{
+    if (it->start < 0)
+        return NULL;
+    int64_t at = next_separator(it->s, it->start, it->sep);
+    int64_t end = at >= 0 ? at : it->s->length, length = end - it->start;
+    if (length >= it->scratch_cap) {
+        /* a GC block, not malloc: a loop left by break or return needs no
+         * clean-up, and the iterator on the stack keeps the block alive */
+        int64_t cap = 2 * it->scratch_cap > length + 1 ? 2 * it->scratch_cap : length + 1;
+        char *grown = GC_malloc_atomic((size_t)cap);
+        if (!grown)
+            rt_panicf(where, "out of memory: a piece of %lld bytes", (long long)length);
+        it->scratch = grown;
+        it->scratch_cap = cap;
+    }
+    memcpy(it->scratch, it->s->bytes + it->start, (size_t)length);
+    it->scratch[length] = '\0';
+    it->piece = (MosString){length, it->scratch, NULL};
+    it->start = at >= 0 ? at + it->sep->length : -1;
+    return &it->piece;
 }
 
 static int is_space(unsigned char c)
