@@ -1,4 +1,4 @@
-/* explain.c — `mosaicc --explain CODE`.
+/* explain.c — `mosaicc --explain CODE`, and the note that points at it.
  *
  * An error message has room for one line about one program; the page of
  * its code has room for the rule behind it, the usual ways to break it,
@@ -11,6 +11,13 @@
  * A code may be typed E0300, e0300 or 0300.  Anything else, or a code
  * without a page, is a usage error: the message lists the codes (there
  * are few) and suggests a close one, as for a misspelt name.
+ *
+ * A run that reported errors ends with one note naming --explain for the
+ * codes it reported, so that the pages are found by those who need them.
+ * The note is not an error and has no location, so nothing that counts
+ * errors or reads `FILE:LINE:COL: error[CODE]` lines (tests/run-test.sh)
+ * sees it.  A run stopped by the error limit has no such note: diag.c
+ * exits by itself then, with its own note about the limit.
  */
 #include "explain.h"
 
@@ -101,4 +108,23 @@ bool driver_explain(const char *arg)
     }
     fputs(page->text, stdout);
     return true;
+}
+
+void driver_explain_hint(void)
+{
+    const char *codes[DIAG_COUNT];
+    size_t n = 0;
+    for (int c = 0; c < DIAG_COUNT; c++)
+        if (diag_code_reported((DiagCode)c) && find_page(diag_code_name((DiagCode)c)))
+            codes[n++] = diag_code_name((DiagCode)c);
+    if (n == 0) return;
+    if (n == 1) {
+        fprintf(stderr, "note: run 'mosaicc --explain %s' for more about this error\n",
+                codes[0]);
+        return;
+    }
+    fputs("note: run 'mosaicc --explain CODE' for more about the errors ", stderr);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", codes[i]);
+    fputc('\n', stderr);
 }

@@ -10,7 +10,8 @@
 # block passes `mosaicc --check` and also compiles and runs with status 0.
 # A page without examples is allowed only for a code that no source file
 # of the compiler reports.  Then the usage errors (an unknown code, a
-# missing one, one given twice) and the other spellings of a code.
+# missing one, one given twice), the other spellings of a code, and the
+# note that ends a run with errors.
 . "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 table=$src/support/errors.def
@@ -38,7 +39,7 @@ show() {
     sed 's/^/#   /' "$1"
 }
 
-echo "1..$((1 + 5 * ncodes + 10))"
+echo "1..$((1 + 5 * ncodes + 14))"
 
 # ---- one page per code, and no other page -------------------------------
 
@@ -203,5 +204,32 @@ check "--explain ignores the input file and the other options" $?
 
 "$mosaicc" --help | grep -q -- '--explain CODE'
 check "--help lists --explain" $?
+
+# ---- the note after errors ---------------------------------------------------
+
+printf 'def main() {\n  println(nope)\n}\n' >one.mos
+"$mosaicc" --check one.mos 2>err
+[ $? -eq 1 ] && [ "$(tail -n 1 err)" = "note: run 'mosaicc --explain E0100' for more about this error" ]
+ok=$?
+[ $ok -ne 0 ] && show err
+check "a run with errors of one code ends with a note naming --explain CODE" $ok
+
+printf 'def main() {\n  var x: int = "a"\n  println(nope)\n  println(nada)\n}\n' >two.mos
+"$mosaicc" --check two.mos 2>err
+[ $? -eq 1 ] &&
+    [ "$(tail -n 1 err)" = "note: run 'mosaicc --explain CODE' for more about the errors E0100 and E0200" ] &&
+    [ "$(grep -c -- '--explain' err)" -eq 1 ]
+ok=$?
+[ $ok -ne 0 ] && show err
+check "errors of several codes: one note, listing each code once" $ok
+
+printf 'def main(): int {\n  return 1\n}\n' >exit1.mos
+"$mosaicc" --run exit1.mos 2>err
+[ $? -eq 1 ] && ! grep -q -- '--explain' err
+check "no note when the compiled program itself exits with status 1" $?
+
+"$mosaicc" --check exit1.mos 2>err
+[ $? -eq 0 ] && [ ! -s err ]
+check "no note after a successful compilation" $?
 
 exit $failed
