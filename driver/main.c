@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "driver.h"
+#include "explain.h"
 #include "support/arena.h"
 #include "support/diag.h"
 #include "parser/parser.h"
@@ -391,6 +392,7 @@ int main(int argc, char **argv)
     setvbuf(stderr, err_buf, _IOFBF, sizeof err_buf);
     install_crash_handlers();
     int status = run_driver_on_big_stack(argc, argv);
+    if (status == EXIT_ERRORS) driver_explain_hint();
     /* ferror too: an earlier flush (--dump-ast's) may have failed already */
     int flushed = fflush(stdout);
     int err = errno;

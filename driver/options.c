@@ -13,8 +13,13 @@
  * usage error rather than a silent "last one wins", since either reading
  * could be what the user meant.  Bad usage prints one line and a hint and
  * returns status 2; it never reads the input.
+ *
+ * `--explain CODE` prints the page of an error code (explain.c) instead of
+ * compiling: like --help it wins over the rest of the line, whose input
+ * file and options are ignored, as rustc --explain ignores them.
  */
 #include "driver.h"
+#include "explain.h"
 #include "support/diag.h"
 
 #include <stdarg.h>
@@ -55,6 +60,8 @@ static const char usage_text[] =
     "  --count-remote    count remote accesses at run time and report them at exit\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
+    "  --explain CODE    print what error CODE (such as E0300) means, with an\n"
+    "                    example, and exit; the rest of the line is ignored\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
     "\n"
@@ -108,6 +115,20 @@ static bool starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* --explain CODE, given `n` times: the page, or a usage error. */
+static int explain_code(const char *code, int n)
+{
+    if (n > 1) {
+        driver_usage_error("'--explain' takes one error code; give it once");
+        return EXIT_USAGE;
+    }
+    if (!*code) {
+        driver_usage_error("option '--explain' needs an error code, such as E0300");
+        return EXIT_USAGE;
+    }
+    return driver_explain(code) ? DRIVER_DONE : EXIT_USAGE;
+}
+
 int driver_parse_options(int argc, char **argv, DriverOptions *o)
 {
     memset(o, 0, sizeof *o);
@@ -117,8 +138,10 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     bool options_done = false;
 
     /* --help and --version win over anything else on the line, even
-     * errors, as users expect of them. */
+     * errors, as users expect of them; --explain over the rest. */
     bool seen_run = false;
+    const char *explain = NULL;
+    int nexplain = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
@@ -136,7 +159,13 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             printf("mosaicc %s (LLVM %s)\n", PACKAGE_VERSION, MOSAIC_LLVM_VERSION);
             return DRIVER_DONE;
         }
+        if (strcmp(a, "--explain") == 0 || starts_with(a, "--explain=")) {
+            explain = option_value(argc, argv, &i, a, "--explain");
+            if (!explain) return EXIT_USAGE;
+            nexplain++;
+        }
     }
+    if (explain) return explain_code(explain, nexplain);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -47,6 +47,7 @@ static SourceFile *files;   /* files[0] is the reserved LOC_NONE file */
 static size_t nfiles, files_cap;
 static FILE *stream;        /* NULL means stderr (not a constant in C) */
 static int error_count;
+static bool code_reported[DIAG_COUNT];
 
 static FILE *out(void)
 {
@@ -63,6 +64,17 @@ int diag_error_count(void)
     return error_count;
 }
 
+bool diag_code_reported(DiagCode code)
+{
+    return (int)code >= 0 && code < DIAG_COUNT && code_reported[code];
+}
+
+static void count_error(DiagCode code)
+{
+    error_count++;
+    if ((int)code >= 0 && code < DIAG_COUNT) code_reported[code] = true;
+}
+
 void diag_reset(void)
 {
     for (size_t i = 1; i < nfiles; i++) {
@@ -74,6 +86,7 @@ void diag_reset(void)
     files = NULL;
     nfiles = files_cap = 0;
     error_count = 0;
+    memset(code_reported, 0, sizeof code_reported);
 }
 
 static _Noreturn void out_of_memory(void)
@@ -319,7 +332,7 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(loc, "error", code, true, true, fmt, ap);
     va_end(ap);
-    error_count++;
+    count_error(code);
 }
 
 void diag_error_noloc(DiagCode code, const char *fmt, ...)
@@ -329,7 +342,7 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(LOC_NONE, "error", code, true, false, fmt, ap);
     va_end(ap);
-    error_count++;
+    count_error(code);
 }
 
 void diag_note(Loc loc, const char *fmt, ...)

@@ -71,6 +71,9 @@ void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
+/* Whether an error with this code has been reported (for the driver's
+ * closing note about `mosaicc --explain`). */
+bool diag_code_reported(DiagCode code);
 /* Forgets every source file and error (a fuzzer compiling many inputs in
  * one process). */
 void diag_reset(void);

@@ -31,6 +31,10 @@ TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += $(wildcard $(srcdir)/tests/*/*.expected $(srcdir)/tests/*/*.txt)
 
+# mosaicc --explain: every page of docs/errors printed, and its examples
+# compiled (docs/errors/README.md).
+DRIVER_TESTS += tests/driver/explain.sh
+
 # ---- unit tests -------------------------------------------------------------
 
 check_PROGRAMS += tests/unit/test_diag
