@@ -50,13 +50,16 @@
  * the map fills one after the other (own_key, rt_string_in_block): the
  * keys a lookup compares then sit together, where the first occurrence of
  * a word would otherwise be one string among the garbage of the line it
- * was split from, and the map keeps no line alive.  Squeezing the order array copies the live
- * keys afresh, so the room held by removed keys stays bounded.
+ * was split from, and the map keeps no line alive.  Squeezing the order
+ * array copies the live keys afresh, so the room held by removed keys stays bounded.
  *
  * Memory: the header is a scanned block (it points to the arrays); the
- * slots are scanned only when keys or values are strings or references;
- * the order array and the key blocks never are.  A removed or cleared
- * slot is zeroed so that it keeps nothing alive.
+ * slots are scanned only when values are strings or references, never
+ * for their keys: a string key lives in a key block, and the header
+ * keeps a list of the blocks (key_blocks), so a collection marks a few
+ * hundred pointers rather than every slot of a big table.  The order
+ * array and the key blocks are never scanned.  A removed or cleared slot
+ * is zeroed so that it keeps nothing alive.
  *
  * Under --count-remote the header records the node the map lives on;
  * generated code reads it (codegen/remote.c).  Concurrent use of one map
@@ -103,6 +106,8 @@ struct MosMap {
     int32_t value_kind;     /* MOS_ELEM_* */
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
     RtStringBlock keys;     /* where string keys are copied to */
+    void **key_blocks;      /* every block of keys: a scanned array */
+    int64_t n_key_blocks, key_blocks_cap;
 };
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
@@ -340,13 +345,44 @@ static int64_t find(MosMap *m, int64_t key)
 /* A copy of a new string key in the map's key blocks (see the essay). */
 #define KEY_BLOCK 8192
 
+/* The key blocks (and keys too long for one) the map has made: what keeps
+ * its keys alive, so that the slots need not be scanned (see the essay). */
+static void remember_key_block(MosMap *m, void *block, const char *where)
+{
+    if (m->n_key_blocks == m->key_blocks_cap) {
+        int64_t cap = m->key_blocks_cap ? 2 * m->key_blocks_cap : 16;
+        void **grown = GC_malloc((size_t)cap * sizeof *grown);
+        if (!grown)
+            too_big(m, where);
+        if (m->n_key_blocks)
+            memcpy(grown, m->key_blocks, (size_t)m->n_key_blocks * sizeof *grown);
+        m->key_blocks = grown;
+        m->key_blocks_cap = cap;
+    }
+    m->key_blocks[m->n_key_blocks++] = block;
+}
+
+/* Forgets every key block, for a map whose keys are all made afresh. */
+static void forget_key_blocks(MosMap *m)
+{
+    m->keys.left = 0;
+    m->key_blocks = NULL;
+    m->n_key_blocks = m->key_blocks_cap = 0;
+}
+
 static int64_t own_key(MosMap *m, int64_t key, const char *where)
 {
     if (m->key_kind != MOS_KEY_STRING)
         return key;
     const MosString *s = (const MosString *)(uintptr_t)key;
-    return (int64_t)(uintptr_t)rt_string_in_block(&m->keys, s->bytes, s->length, KEY_BLOCK,
-                                                  where);
+    if (s->length == 0)
+        return (int64_t)(uintptr_t)rt_empty_string();
+    size_t room = rt_string_block_room(s->length);
+    bool fresh = room == 0 || room > m->keys.left;  /* a string of its own, or a new block */
+    MosString *copy = rt_string_in_block(&m->keys, s->bytes, s->length, KEY_BLOCK, where);
+    if (fresh)
+        remember_key_block(m, copy, where);     /* a new block starts with its first key */
+    return (int64_t)(uintptr_t)copy;
 }
 
 /* A table of a few megabytes is read at random: one lookup, one TLB miss
@@ -392,7 +428,7 @@ static void mark_empty(Pair *pairs, uint64_t n, int64_t empty)
  * each entry keeps its number, and the order array learns its new slot. */
 static void resize_slots(MosMap *m, uint64_t n, const char *where)
 {
-    bool scanned = m->key_kind == MOS_KEY_STRING || m->value_kind != MOS_ELEM_PLAIN;
+    bool scanned = m->value_kind != MOS_ELEM_PLAIN;     /* keys live by key_blocks */
     uint64_t old_n = has_table(m) ? m->mask + 1 : 0;
     m->mask = n - 1;
     if (is_narrow(m)) {
@@ -467,7 +503,8 @@ static void resize_order(MosMap *m, const char *where)
         m->order_cap = cap;
         return;
     }
-    m->keys.left = 0;       /* fresh key blocks */
+    void **old_blocks = m->key_blocks;  /* alive until the keys are copied out */
+    forget_key_blocks(m);   /* the live keys are copied afresh */
     int64_t n = 0;
     for (int64_t e = 0; e < m->used; e++) {
         uint32_t at = m->order[e];
@@ -478,6 +515,7 @@ static void resize_order(MosMap *m, const char *where)
             m->slots[at - 1].key = own_key(m, m->slots[at - 1].key, where);
         order[n++] = at;
     }
+    GC_reachable_here(old_blocks);
     release(m->order);
     m->order = order;
     m->order_cap = cap;
@@ -633,6 +671,7 @@ void mos_map_clear(MosMap *m, const char *where)
         memset(m->pairs, 0, (size_t)(m->mask + 1) * sizeof(Pair));
         mark_empty(m->pairs, m->mask + 1, m->empty);
     }
+    forget_key_blocks(m);
     m->used = 0;
     m->size = 0;
 }
