@@ -39,6 +39,11 @@ bool lex_after_error(void *scanner);
  * place and kind; false when none is open. */
 bool lex_innermost_open(void *scanner, Loc *loc, char *kind);
 
+/* From now on, tokens that start at an offset in [from, to) are scanned
+ * (brackets still counted, lexical errors still reported) but not given
+ * to the parser: the body of `interface X { ... }` after its error. */
+void lex_hide(void *scanner, uint32_t from, uint32_t to);
+
 /* The number of `{` minus the number of `}` scanned so far: positive at the
  * end of the file when a `}` is missing. */
 int lex_brace_depth(void *scanner);

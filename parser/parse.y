@@ -96,6 +96,10 @@ struct ParseState {
      * inside a `{ ... }` that error recovery skipped (its kind is
      * unknown), else all of them. */
     VEC(NestedDecl) nested;
+    /* After `interface Shape {`, `match x {` and the like: the braced
+     * groups the foreign constructs open, [start, end), whose syntax
+     * errors would only repeat the first one (quiet_group). */
+    VEC(Loc) quiet;
 };
 
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, ParseState *ps, const char *msg);
@@ -858,6 +862,10 @@ static bool syntax_error(ParseState *ps, Loc loc, const char *fmt, ...)
 {
     if (ps->has_error && ps->last_error.file == loc.file && ps->last_error.start == loc.start)
         return false;
+    for (size_t i = 0; i < ps->quiet.len; i++)
+        if (ps->quiet.items[i].file == loc.file && loc.start >= ps->quiet.items[i].start &&
+            loc.start < ps->quiet.items[i].end)
+            return false;
     ps->has_error = true;
     ps->last_error = loc;
     char buf[512];
@@ -979,38 +987,114 @@ static void note_unclosed(yyscan_t scanner, yysymbol_kind_t tok, const yysymbol_
         diag_note(open, "this '%c' is not closed", kind);
 }
 
-/* Words of other languages that are plain names in Mosaic, met where a
- * declaration or a statement was expected: what Mosaic offers instead. */
-static bool note_foreign_word(const char *word, size_t len)
+/* The end of the `{ ... }` group that starts at text[open] (a `{`): the
+ * offset just past its `}`, or `length` when it is not closed.  Strings
+ * and comments are skipped as the lexer reads them (LANGUAGE.md §1). */
+static size_t group_end(const char *text, size_t length, size_t open)
 {
-    static const struct { const char *word, *note; } words[] = {
+    int depth = 0;
+    for (size_t i = open; i < length; i++) {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < length && text[i] != '"' && text[i] != '\n'; i++)
+                if (text[i] == '\\')
+                    i++;
+        } else if (c == '/' && i + 1 < length && text[i + 1] == '/') {
+            while (i < length && text[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < length && text[i + 1] == '*') {
+            for (i += 2; i + 1 < length && !(text[i] == '*' && text[i + 1] == '/'); i++)
+                ;
+            i++;
+        } else if (c == '{') {
+            depth++;
+        } else if (c == '}' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return length;
+}
+
+/* `interface Shape {`, `match x {`: the rest of the construct, up to the
+ * `}` that closes the `{` on the word's line, reports no more syntax
+ * errors — they would all be the first one again, line by line.  The
+ * parser is not even given what is between the braces: it recovers from
+ * the error by reading `{ }`, an empty block, and goes on after it. */
+static void quiet_group(ParseState *ps, yyscan_t scanner, Loc word)
+{
+    const char *text = src_text(word.file);
+    size_t length = src_length(word.file), open = word.end;
+    while (open < length && text[open] != '{' && text[open] != '\n')
+        open++;
+    if (open >= length || text[open] != '{')
+        return;
+    size_t end = group_end(text, length, open);
+    Loc group = {word.file, word.start, (uint32_t)end};
+    VEC_PUSH(ps->quiet, group);
+    if (text[end - 1] == '}')
+        lex_hide(scanner, (uint32_t)open + 1, (uint32_t)end - 1);
+}
+
+/* Words of other languages that are plain names in Mosaic, met where a
+ * declaration or a statement was expected: what Mosaic offers instead.
+ * The words that open a braced construct quiet its body (quiet_group). */
+static bool note_foreign_word(ParseState *ps, yyscan_t scanner, Loc at)
+{
+    static const struct { const char *word, *note; bool braced; } words[] = {
         {"interface", "Mosaic has no interfaces: a class's methods are called by name on "
-                      "values of its type"},
+                      "values of its type", true},
         {"trait", "Mosaic has no traits: a class's methods are called by name on values of "
-                  "its type"},
-        {"enum", "Mosaic has no enums: use int constants (or strings) instead"},
-        {"struct", "Mosaic has no structs: write 'class Name { var field: T }'"},
-        {"match", "Mosaic has no 'match': write 'if ... else if ... else'"},
-        {"switch", "Mosaic has no 'switch': write 'if ... else if ... else'"},
-        {"fn", "Mosaic has no lambdas or function values: declare a function with 'def'"},
-        {"lambda", "Mosaic has no lambdas or function values: declare a function with 'def'"},
-        {"function", "functions are declared with 'def': 'def name(x: int): int { ... }'"},
-        {"func", "functions are declared with 'def': 'def name(x: int): int { ... }'"},
-        {"import", "a Mosaic program is one file: there is nothing to import"},
-        {"const", "Mosaic has no 'const': write 'let name = value'"},
+                  "its type", true},
+        {"impl", "Mosaic has no 'impl' blocks: methods are declared inside their class", true},
+        {"enum", "Mosaic has no enums: use int constants (or strings) instead", true},
+        {"struct", "Mosaic has no structs: write 'class Name { var field: T }'", true},
+        {"match", "Mosaic has no 'match': write 'if ... else if ... else'", true},
+        {"switch", "Mosaic has no 'switch': write 'if ... else if ... else'", true},
+        {"fn", "Mosaic has no lambdas or function values: declare a function with 'def'", false},
+        {"lambda", "Mosaic has no lambdas or function values: declare a function with 'def'",
+         false},
+        {"function", "functions are declared with 'def': 'def name(x: int): int { ... }'", false},
+        {"func", "functions are declared with 'def': 'def name(x: int): int { ... }'", false},
+        {"import", "a Mosaic program is one file: there is nothing to import", false},
+        {"const", "Mosaic has no 'const': write 'let name = value'", false},
     };
+    const char *word = src_text(at.file) + at.start;
+    size_t len = at.end - at.start;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i].word) == len && memcmp(words[i].word, word, len) == 0) {
             diag_note(LOC_NONE, "%s", words[i].note);
+            if (words[i].braced)
+                quiet_group(ps, scanner, at);
             return true;
         }
     return false;
 }
 
+/* `fn(a: int) => a + 1`, `func(x) { ... }`, `lambda x: x`: a word that
+ * begins an anonymous function, earlier on the line of an error. */
+static bool after_lambda_word(const char *text, size_t at)
+{
+    static const char *const words[] = {"fn", "func", "function", "lambda"};
+    size_t line = at;
+    while (line > 0 && text[line - 1] != '\n')
+        line--;
+    for (size_t i = line; i < at; i++) {
+        if (i > line && ((text[i - 1] >= 'a' && text[i - 1] <= 'z') || text[i - 1] == '_'))
+            continue;
+        for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+            size_t n = strlen(words[w]);
+            if (i + n <= at && memcmp(text + i, words[w], n) == 0 &&
+                (text[i + n] == '(' || text[i + n] == ' '))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* A note under a syntax error that a habit from another language explains
  * (C's `&&`, `||`, `!`, `++`, `=` in a condition; a keyword as a name). */
-static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_op,
-                       bool want_name)
+static void note_habit(ParseState *ps, yyscan_t scanner, yysymbol_kind_t tok, Loc loc,
+                       bool want_expr, bool want_op, bool want_name)
 {
     const char *text = src_text(loc.file);
     size_t length = src_length(loc.file);
@@ -1030,7 +1114,7 @@ static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_o
                   text[at - 1]);
         return;
     }
-    if (tok == YYSYMBOL_IDENT && note_foreign_word(text + loc.start, loc.end - loc.start))
+    if (tok == YYSYMBOL_IDENT && note_foreign_word(ps, scanner, loc))
         return;
     /* `match x {`: the error is at x, the word is the one before it */
     size_t w = loc.start;
@@ -1039,11 +1123,26 @@ static void note_habit(yysymbol_kind_t tok, Loc loc, bool want_expr, bool want_o
     size_t w_end = w;
     while (w > 0 && ((text[w - 1] >= 'a' && text[w - 1] <= 'z') || text[w - 1] == '_'))
         w--;
-    if (tok == YYSYMBOL_IDENT && w < w_end && note_foreign_word(text + w, w_end - w))
+    if (tok == YYSYMBOL_IDENT && w < w_end && note_foreign_word(ps, scanner, (Loc){loc.file, (uint32_t)w,
+                                                                         (uint32_t)w_end}))
         return;
-    if ((tok == YYSYMBOL_GT && prev == '=') || (tok == YYSYMBOL_ASSIGN && next == '>')) {
-        diag_note(LOC_NONE, "Mosaic has no lambdas or function values ('=>'): declare a "
-                  "function with 'def' and call it by name");
+    /* `switch (x) {`: the error is further on, the word begins the line */
+    size_t first = loc.start;
+    while (first > 0 && text[first - 1] != '\n')
+        first--;
+    while (first < loc.start && (text[first] == ' ' || text[first] == '\t'))
+        first++;
+    size_t first_end = first;
+    while (first_end < loc.start && text[first_end] >= 'a' && text[first_end] <= 'z')
+        first_end++;
+    if (first_end > first && first_end < loc.start && (first_end != w_end || tok != YYSYMBOL_IDENT) &&
+        note_foreign_word(ps, scanner, (Loc){loc.file, (uint32_t)first, (uint32_t)first_end}))
+        return;
+    bool arrow = (tok == YYSYMBOL_GT && prev == '=') || (tok == YYSYMBOL_ASSIGN && next == '>');
+    if (arrow || after_lambda_word(text, loc.start) ||
+        (tok == YYSYMBOL_PIPE && want_expr && !doubled)) {
+        diag_note(LOC_NONE, "Mosaic has no lambdas or function values%s: declare a "
+                  "function with 'def' and call it by name", arrow ? " ('=>')" : "");
         return;
     }
     switch (tok) {
@@ -1140,7 +1239,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
     if (yypcontext_token(ctx) == YYSYMBOL_ELSE)
         diag_note(loc, "'else' must be on the same line as the '}' before it");
     note_unclosed(scanner, yypcontext_token(ctx), expected, n);
-    note_habit(yypcontext_token(ctx), loc, any_expr, any_op,
+    note_habit(ps, scanner, yypcontext_token(ctx), loc, any_expr, any_op,
                has_symbol(expected, n, YYSYMBOL_IDENT) && !any_expr);
     return 0;
 }

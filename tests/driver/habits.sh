@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..17"
+echo "1..24"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -54,3 +54,27 @@ printf 'def main() {\n  let sum = 1\n  println(sun)\n}\n' >s.mos
 "$mosaicc" --check s.mos 2>err
 [ $? -eq 1 ] && grep -q "^s.mos:2:7: note: did you mean 'sum'?" err
 check "a did-you-mean for a local points at its declaration (the README's example)" $?
+
+# once SOURCE...: compiling SOURCE fails with exactly one error.
+once() {
+    printf '%s\n' "$@" >o.mos
+    "$mosaicc" --check o.mos 2>err
+    [ $? -eq 1 ] && [ "$(grep -c 'error\[' err)" -eq 1 ]
+}
+
+once 'interface Shape {' '  def area(): float' '  def name(): string' '}' 'def main() {}'
+check "an interface with method signatures is one error" $?
+once 'def main() {' '  let x = 2' '  match x {' '    1 => println("one")' '    _ => println("other")' '  }' '  println(x)' '}'
+check "a match with arms is one error" $?
+once 'trait Named {' '  def name(): string { return "?" }' '}' 'def main() {}'
+check "a trait is one error" $?
+once 'def main() {' '  switch (3) {' '    case 1: println("a")' '    default: { println("b") }' '  }' '}'
+check "a switch with a nested block is one error" $?
+habit "Mosaic has no lambdas or function values: declare" 'def main() {' '  let f = fn(a: int) => a + 1' '}'
+check "fn(a: int) => ... says what to use instead" $?
+habit "Mosaic has no lambdas or function values: declare" 'def main() {' '  let g = |a| a + 1' '}'
+check "|a| a + 1 says what to use instead" $?
+printf 'interface Shape {\n  def area(): float\n}\ndef main() {\n  match 3 {\n    1 => 2\n  }\n  let = 3\n}\n' >a.mos
+"$mosaicc" --check a.mos 2>err
+[ $? -eq 1 ] && [ "$(grep -c 'error\[' err)" -eq 3 ] && grep -q "^a.mos:8:7: error\[E0002\]" err
+check "errors after a skipped interface or match are still reported" $?
