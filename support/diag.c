@@ -19,14 +19,27 @@
  * the underline counts them the same way, so it stays under the code in
  * any terminal.  Characters are assumed one cell wide.
  *
- * Not here: sorting, deduplication, colours, warnings (no phase emits one
- * yet), or exiting — the driver decides the exit status from the count.
+ * With colour (--color: always, or auto on a terminal without NO_COLOR),
+ * the same bytes are written with terminal escape sequences around the
+ * pieces, as rustc colours them; without, not one byte differs, since
+ * tests and tools read this text.  A report becomes a Diagnostic record
+ * (diag_internal.h) that the renderer walks, so that one day a warning is
+ * the same record with another severity.
+ *
+ * Not here: sorting, deduplication, warnings (no phase emits one yet), or
+ * choosing the exit status — the driver does, from the count; this module
+ * exits by itself only past the error limit.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L    /* fileno, isatty under -std=c11 */
+#endif
 #include "diag.h"
+#include "diag_internal.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const Loc LOC_NONE = {0, 0, 0};
 
@@ -198,7 +211,7 @@ Loc loc_join(Loc a, Loc b)
     return r;
 }
 
-/* ---- printing ------------------------------------------------------------ */
+/* ---- rendering ----------------------------------------------------------- */
 
 static const char *const code_names[DIAG_COUNT] = {
 #define DIAG_CODE(name, text) #name,
@@ -210,6 +223,63 @@ const char *diag_code_name(DiagCode code)
 {
     if ((int)code < 0 || code >= DIAG_COUNT) return "E????";
     return code_names[code];
+}
+
+static const char *severity_name(DiagSeverity s)
+{
+    switch (s) {
+    case DIAG_SEV_ERROR: return "error";
+    case DIAG_SEV_WARNING: return "warning";
+    case DIAG_SEV_NOTE: return "note";
+    }
+    return "error";
+}
+
+/* Terminal colours (ECMA-48 SGR sequences), as rustc uses them: the
+ * severity in bold red, yellow or green, an error's message in bold, the
+ * gutter in bold blue, the underline in its diagnostic's colour. */
+#define SGR_RESET "\033[0m"
+#define SGR_BOLD "\033[1m"
+#define SGR_GUTTER "\033[1;34m"
+
+static const char *severity_sgr(DiagSeverity s)
+{
+    switch (s) {
+    case DIAG_SEV_ERROR: return "\033[1;31m";
+    case DIAG_SEV_WARNING: return "\033[1;33m";
+    case DIAG_SEV_NOTE: return "\033[1;32m";
+    }
+    return SGR_BOLD;
+}
+
+/* Writes the escape sequence only when colour is on, so that each piece
+ * below is written once for both cases. */
+static void paint(FILE *o, bool colour, const char *sgr)
+{
+    if (colour) fputs(sgr, o);
+}
+
+static DiagColor colour_mode = DIAG_COLOR_AUTO;
+
+void diag_set_color(DiagColor c)
+{
+    colour_mode = c;
+}
+
+/* auto: colour for a terminal, unless NO_COLOR is set and not empty
+ * (no-color.org) or the terminal says it has none (TERM=dumb). */
+static bool use_colour(void)
+{
+    switch (colour_mode) {
+    case DIAG_COLOR_ALWAYS: return true;
+    case DIAG_COLOR_NEVER: return false;
+    case DIAG_COLOR_AUTO: break;
+    }
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    if ((no_color && *no_color) || (term && strcmp(term, "dumb") == 0))
+        return false;
+    return isatty(fileno(out()));
 }
 
 /* Writes one source character of the excerpt, tabs as spaces; returns the
@@ -225,9 +295,8 @@ static int put_cell(FILE *o, char c, char fill)
 }
 
 /* The excerpt: the line of loc.start, then the underline of the span. */
-static void print_excerpt(SourceFile *f, Loc loc)
+static void print_excerpt(FILE *o, SourceFile *f, Loc loc, DiagSeverity sev, bool colour)
 {
-    FILE *o = out();
     uint32_t start = loc.start > f->len ? (uint32_t)f->len : loc.start;
     uint32_t end = loc.end > f->len ? (uint32_t)f->len : loc.end;
     if (end < start) end = start;
@@ -242,7 +311,9 @@ static void print_excerpt(SourceFile *f, Loc loc)
     int numlen = snprintf(num, sizeof num, "%zu", li + 1);
     int width = numlen > GUTTER_MIN ? numlen : GUTTER_MIN;
 
+    paint(o, colour, SGR_GUTTER);
     fprintf(o, "%*s |", width, num);
+    paint(o, colour, SGR_RESET);
     if (shown_end > lb) fputc(' ', o);
     for (size_t i = lb; i < shown_end; i++) {
         char c = f->text[i];
@@ -253,7 +324,10 @@ static void print_excerpt(SourceFile *f, Loc loc)
     }
     fputc('\n', o);
 
-    fprintf(o, "%*s | ", width, "");
+    paint(o, colour, SGR_GUTTER);
+    fprintf(o, "%*s |", width, "");
+    paint(o, colour, SGR_RESET);
+    fputc(' ', o);
     /* Pad to the start: one cell per code point, TAB_WIDTH per tab. */
     for (size_t i = lb; i < start; i++) {
         if (is_continuation(f->text[i])) continue;
@@ -262,6 +336,7 @@ static void print_excerpt(SourceFile *f, Loc loc)
     /* The caret, then a tilde for every further cell of the span on this
      * line; at least the caret even for an empty span or one at the end. */
     size_t stop = end < le ? end : le;
+    paint(o, colour, severity_sgr(sev));
     fputc('^', o);
     bool first = true;
     for (size_t i = start; i < stop; i++) {
@@ -270,27 +345,92 @@ static void print_excerpt(SourceFile *f, Loc loc)
         for (int k = first ? 1 : 0; k < cells; k++) fputc('~', o);
         first = false;
     }
+    paint(o, colour, SGR_RESET);
     fputc('\n', o);
 }
 
-static void vreport(Loc loc, const char *kind, DiagCode code, bool with_code,
-                    bool excerpt, const char *fmt, va_list ap)
+/* The first line: "path:LINE:COL: error[CODE]: message"; without a place,
+ * "mosaicc: error[CODE]: message", or "note: message" for a note. */
+static void render_line(FILE *o, DiagSeverity sev, int code, Loc loc, const char *message,
+                        bool colour)
 {
-    FILE *o = out();
     SourceFile *f = file(loc.file);
-    if (f) {
-        int line, col;
-        src_line_col(loc.file, loc.start, &line, &col);
-        fprintf(o, "%s:%d:%d: ", f->path, line, col);
-    } else if (with_code) {
-        fputs("mosaicc: ", o);
+    if (f || code != DIAG_NO_CODE) {
+        paint(o, colour, SGR_BOLD);
+        if (f) {
+            int line, col;
+            src_line_col(loc.file, loc.start, &line, &col);
+            fprintf(o, "%s:%d:%d:", f->path, line, col);
+        } else {
+            fputs("mosaicc:", o);
+        }
+        paint(o, colour, SGR_RESET);
+        fputc(' ', o);
     }
-    if (with_code) fprintf(o, "%s[%s]: ", kind, diag_code_name(code));
-    else fprintf(o, "%s: ", kind);
-    vfprintf(o, fmt, ap);
+    paint(o, colour, severity_sgr(sev));
+    fputs(severity_name(sev), o);
+    if (code != DIAG_NO_CODE) fprintf(o, "[%s]", diag_code_name((DiagCode)code));
+    paint(o, colour, SGR_RESET);
+    /* an error's message stands out; a note's is the plain text under it */
+    bool bold = colour && sev != DIAG_SEV_NOTE;
+    paint(o, bold, SGR_BOLD);
+    fputs(": ", o);
+    fputs(message, o);
+    paint(o, bold, SGR_RESET);
     fputc('\n', o);
-    if (f && excerpt) print_excerpt(f, loc);
-    fflush(o);
+}
+
+static void render_note(FILE *o, const DiagNote *n, bool colour)
+{
+    render_line(o, DIAG_SEV_NOTE, DIAG_NO_CODE, n->loc, n->message, colour);
+}
+
+/* A note's place is shown without an excerpt: it points at something the
+ * reader looks up, the error's excerpt is the one to read. */
+static void diag_render(FILE *o, const Diagnostic *d, bool notes, bool colour)
+{
+    render_line(o, d->severity, d->code, d->loc, d->message, colour);
+    SourceFile *f = file(d->loc.file);
+    if (f && d->severity != DIAG_SEV_NOTE) print_excerpt(o, f, d->loc, d->severity, colour);
+    for (size_t i = 0; notes && i < d->nnotes; i++) render_note(o, &d->notes[i], colour);
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+/* The message, formatted into a string of its own (the machine formats
+ * keep it past the call). */
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    char *s = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    if (n > 0) vsnprintf(s, (size_t)n + 1, fmt, ap);
+    else s[0] = '\0';
+    return s;
+}
+
+/* A new diagnostic; it owns its message. */
+static void begin(Diagnostic d)
+{
+    diag_render(out(), &d, false, use_colour());
+    fflush(out());
+    free(d.message);
+}
+
+/* A note for the diagnostic before it; it owns its strings. */
+static void add_note(DiagNote n)
+{
+    render_note(out(), &n, use_colour());
+    fflush(out());
+    free(n.message);
+    free(n.replacement);
+}
+
+static void report(DiagSeverity sev, int code, Loc loc, const char *fmt, va_list ap)
+{
+    begin((Diagnostic){.severity = sev, .code = code, .loc = loc, .message = vformat(fmt, ap)});
 }
 
 static int error_limit = DIAG_DEFAULT_ERROR_LIMIT;
@@ -300,6 +440,12 @@ void diag_set_error_limit(int n)
     error_limit = n;
 }
 
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
 /* Past the limit, the rest would only be noise (a file of garbage gives
  * an error per token): say so and stop, with the status of a program
  * with errors. */
@@ -307,8 +453,12 @@ static void check_limit(void)
 {
     if (error_limit <= 0 || error_count < error_limit)
         return;
-    fputs("note: too many errors; stopping (--error-limit=N changes the limit)\n", out());
-    fflush(out());
+    begin((Diagnostic){
+        .severity = DIAG_SEV_NOTE,
+        .code = DIAG_NO_CODE,
+        .loc = LOC_NONE,
+        .message = copy_string("too many errors; stopping (--error-limit=N changes the limit)"),
+    });
     exit(1);
 }
 
@@ -317,7 +467,7 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
     check_limit();
     va_list ap;
     va_start(ap, fmt);
-    vreport(loc, "error", code, true, true, fmt, ap);
+    report(DIAG_SEV_ERROR, code, loc, fmt, ap);
     va_end(ap);
     error_count++;
 }
@@ -327,7 +477,7 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     check_limit();
     va_list ap;
     va_start(ap, fmt);
-    vreport(LOC_NONE, "error", code, true, false, fmt, ap);
+    report(DIAG_SEV_ERROR, code, LOC_NONE, fmt, ap);
     va_end(ap);
     error_count++;
 }
@@ -336,7 +486,7 @@ void diag_note(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(loc, "note", 0, false, false, fmt, ap);
+    add_note((DiagNote){.loc = loc, .message = vformat(fmt, ap)});
     va_end(ap);
 }
 

@@ -84,6 +84,12 @@ void diag_set_error_limit(int n);
 #include <stdio.h>
 void diag_set_stream(FILE *out);
 
+/* Colours in the human format (--color): auto means when the stream is a
+ * terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not
+ * "dumb".  Without colour the text is exactly the format above. */
+typedef enum DiagColor { DIAG_COLOR_AUTO, DIAG_COLOR_ALWAYS, DIAG_COLOR_NEVER } DiagColor;
+void diag_set_color(DiagColor when);
+
 /* Returns the known name closest to `name` by edit distance, or NULL if
  * none is close enough to be a plausible misspelling.  Used for
  * "did you mean 'x'?" notes. */

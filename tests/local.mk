@@ -38,6 +38,9 @@ tests_unit_test_diag_SOURCES = tests/unit/test_diag.c tests/unit/tap.h \
 	support/diag.c support/arena.c
 TESTS += tests/unit/test_diag
 
+# Diagnostics for people and for tools: --color, --error-format.
+DRIVER_TESTS += tests/driver/diag_formats.sh
+
 # ---- the front end under fuzzing (tests/fuzz/README.md) ----------------------
 
 # What the fuzz target and its replay compile: the front end up to effects.

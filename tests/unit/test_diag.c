@@ -211,6 +211,34 @@ static void test_line_col(void)
     TAP_STR_EQ(diag_code_name(DIAG_E0001), "E0001", "diag_code_name of the first");
 }
 
+static void test_colour(void)
+{
+    const char *src = "let x = yy\n";
+    uint32_t f = src_add("c.mos", src, strlen(src));
+    diag_set_color(DIAG_COLOR_ALWAYS);
+    capture();
+    diag_error(find(f, src, "yy"), DIAG_E0100, "undefined variable '%s'", "yy");
+    diag_note(find(f, src, "x"), "a note");
+    diag_note(LOC_NONE, "another");
+    TAP_STR_EQ(captured(),
+               "\033[1mc.mos:1:9:\033[0m \033[1;31merror[E0100]\033[0m"
+               "\033[1m: undefined variable 'yy'\033[0m\n"
+               "\033[1;34m    1 |\033[0m let x = yy\n"
+               "\033[1;34m      |\033[0m         \033[1;31m^~\033[0m\n"
+               "\033[1mc.mos:1:5:\033[0m \033[1;32mnote\033[0m: a note\n"
+               "\033[1;32mnote\033[0m: another\n",
+               "colour: bold place, red error and underline, blue gutter, green note");
+    capture();
+    diag_error_noloc(DIAG_E0402, "m");
+    TAP_STR_EQ(captured(), "\033[1mmosaicc:\033[0m \033[1;31merror[E0402]\033[0m\033[1m: m\033[0m\n",
+               "colour: an error without a place");
+    diag_set_color(DIAG_COLOR_AUTO);
+    capture();
+    diag_error_noloc(DIAG_E0402, "m");
+    TAP_STR_EQ(captured(), "mosaicc: error[E0402]: m\n", "colour: auto, not a terminal: none");
+    diag_set_color(DIAG_COLOR_NEVER);
+}
+
 static void test_closest(void)
 {
     const char *names[] = {"length", "width", "count", "x"};
@@ -261,11 +289,12 @@ static void test_arena(void)
 
 int main(void)
 {
-    TAP_PLAN(46);
+    TAP_PLAN(49);
     test_basic();
     test_tabs_and_utf8();
     test_spans();
     test_line_col();
+    test_colour();
     test_closest();
     test_arena();
     arena_free_all();
