@@ -490,6 +490,20 @@ void diag_note(Loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool applies = replace.file != 0 && replacement;
+    add_note((DiagNote){
+        .loc = at,
+        .message = vformat(fmt, ap),
+        .replacement = applies ? copy_string(replacement) : NULL,
+        .replace = applies ? replace : LOC_NONE,
+    });
+    va_end(ap);
+}
+
 /* ---- suggestions --------------------------------------------------------- */
 
 /* Edit distance with adjacent transpositions (optimal string alignment):

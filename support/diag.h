@@ -68,6 +68,12 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...) DIAG_PRINTF(2, 3);
 /* A note attached to the previous error; printed with location only
  * (no excerpt) like "file:3:3: note: ...". LOC_NONE prints "note: ...". */
 void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
+/* A note, as diag_note, that also proposes to replace the text at
+ * `replace` by `replacement` (a did-you-mean): the human format prints the
+ * note alone; the machine formats also give the replacement, for a tool
+ * to apply.  With `replace` LOC_NONE it is a plain note. */
+void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
+    DIAG_PRINTF(4, 5);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
