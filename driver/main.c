@@ -228,6 +228,7 @@ static int compile(const DriverOptions *o, Program *program)
     if (!exe) return EXIT_USAGE;
     int status = driver_link(obj, exe, o->debug_info);
     if (status != EXIT_OK || o->mode != MODE_RUN) return status;
+    diag_finish(EXIT_OK);   /* the compiler's diagnostics end before the program's output */
     return driver_run(exe, o->run_args, o->nrun_args);
 }
 
@@ -391,6 +392,7 @@ int main(int argc, char **argv)
     setvbuf(stderr, err_buf, _IOFBF, sizeof err_buf);
     install_crash_handlers();
     int status = run_driver_on_big_stack(argc, argv);
+    diag_finish(status);    /* what --error-format kept for the end */
     /* ferror too: an earlier flush (--dump-ast's) may have failed already */
     int flushed = fflush(stdout);
     int err = errno;

@@ -56,6 +56,8 @@ static const char usage_text[] =
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
     "                    NO_COLOR), always or never\n"
+    "  --error-format=F  diagnostics as human text (default) or json: one\n"
+    "                    object per line (docs/diagnostics.md)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
@@ -138,6 +140,16 @@ static bool diag_color_option(const char *a)
     int i = option_choice(a, name, when);
     if (i < 0) return false;
     diag_set_color((DiagColor)i);
+    return true;
+}
+
+/* The values in the order of DiagFormat. */
+static bool diag_format_option(const char *a)
+{
+    static const char *const formats[] = {"human", "json", NULL};
+    int i = option_choice(a, "--error-format", formats);
+    if (i < 0) return false;
+    diag_set_format((DiagFormat)i);
     return true;
 }
 
@@ -239,6 +251,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
         } else if (strcmp(a, "--color") == 0 || starts_with(a, "--color=") ||
                    strcmp(a, "--colour") == 0 || starts_with(a, "--colour=")) {
             if (!diag_color_option(a)) return EXIT_USAGE;
+        } else if (strcmp(a, "--error-format") == 0 || starts_with(a, "--error-format=")) {
+            if (!diag_format_option(a)) return EXIT_USAGE;
         } else if (starts_with(a, "--error-limit=")) {
             char *end;
             long n = strtol(a + 14, &end, 10);

@@ -60,6 +60,14 @@ static SourceFile *files;   /* files[0] is the reserved LOC_NONE file */
 static size_t nfiles, files_cap;
 static FILE *stream;        /* NULL means stderr (not a constant in C) */
 static int error_count;
+static DiagFormat format = DIAG_FORMAT_HUMAN;
+/* What a machine format keeps: the diagnostic whose notes may still come.
+ * Malloc'd, like the strings in it, to outlive arena_free_all. */
+static Diagnostic *kept;
+static size_t nkept, kept_cap;
+static bool finished;       /* diag_finish was called */
+
+static void forget_kept(void);
 
 static FILE *out(void)
 {
@@ -69,6 +77,11 @@ static FILE *out(void)
 void diag_set_stream(FILE *s)
 {
     stream = s;
+}
+
+void diag_set_format(DiagFormat f)
+{
+    format = f;
 }
 
 int diag_error_count(void)
@@ -87,9 +100,11 @@ void diag_reset(void)
     files = NULL;
     nfiles = files_cap = 0;
     error_count = 0;
+    forget_kept();
+    finished = false;
 }
 
-static _Noreturn void out_of_memory(void)
+_Noreturn void diag_out_of_memory(void)
 {
     fputs("mosaicc: error: out of memory\n", stderr);
     exit(2);
@@ -98,7 +113,7 @@ static _Noreturn void out_of_memory(void)
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) out_of_memory();
+    if (!p) diag_out_of_memory();
     return p;
 }
 
@@ -109,7 +124,7 @@ uint32_t src_add(const char *path, const char *text, size_t len)
     if (nfiles == files_cap) {
         files_cap = files_cap ? files_cap * 2 : 8;
         SourceFile *f = realloc(files, files_cap * sizeof *f);
-        if (!f) out_of_memory();
+        if (!f) diag_out_of_memory();
         files = f;
     }
     if (nfiles == 0) {      /* reserve id 0 for LOC_NONE */
@@ -184,6 +199,16 @@ static bool is_continuation(char c)
     return ((unsigned char)c & 0xC0) == 0x80;
 }
 
+DiagPos diag_pos(uint32_t id, uint32_t offset)
+{
+    SourceFile *f = file(id);
+    DiagPos p = {0, 0, 0};
+    if (!f) return p;
+    p.offset = offset > f->len ? (uint32_t)f->len : offset;
+    src_line_col(id, p.offset, &p.line, &p.col);
+    return p;
+}
+
 void src_line_col(uint32_t id, uint32_t offset, int *line, int *col)
 {
     SourceFile *f = file(id);
@@ -199,6 +224,28 @@ void src_line_col(uint32_t id, uint32_t offset, int *line, int *col)
         if (!is_continuation(f->text[i])) c++;
     *line = (int)li + 1;
     *col = c;
+}
+
+size_t src_utf8_length(const unsigned char *p, size_t n)
+{
+    unsigned char b = p[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;     /* range of the second byte */
+    if (b < 0x80) return 1;
+    else if (b >= 0xC2 && b <= 0xDF) len = 2;
+    else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        if (b == 0xE0) lo = 0xA0;           /* overlong */
+        if (b == 0xED) hi = 0x9F;           /* surrogates */
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        if (b == 0xF0) lo = 0x90;           /* overlong */
+        if (b == 0xF4) hi = 0x8F;           /* above U+10FFFF */
+    } else return 0;
+    if (n < len || p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return len;
 }
 
 Loc loc_join(Loc a, Loc b)
@@ -225,7 +272,7 @@ const char *diag_code_name(DiagCode code)
     return code_names[code];
 }
 
-static const char *severity_name(DiagSeverity s)
+const char *diag_severity_name(DiagSeverity s)
 {
     switch (s) {
     case DIAG_SEV_ERROR: return "error";
@@ -368,7 +415,7 @@ static void render_line(FILE *o, DiagSeverity sev, int code, Loc loc, const char
         fputc(' ', o);
     }
     paint(o, colour, severity_sgr(sev));
-    fputs(severity_name(sev), o);
+    fputs(diag_severity_name(sev), o);
     if (code != DIAG_NO_CODE) fprintf(o, "[%s]", diag_code_name((DiagCode)code));
     paint(o, colour, SGR_RESET);
     /* an error's message stands out; a note's is the plain text under it */
@@ -387,7 +434,7 @@ static void render_note(FILE *o, const DiagNote *n, bool colour)
 
 /* A note's place is shown without an excerpt: it points at something the
  * reader looks up, the error's excerpt is the one to read. */
-static void diag_render(FILE *o, const Diagnostic *d, bool notes, bool colour)
+void diag_render(FILE *o, const Diagnostic *d, bool notes, bool colour)
 {
     render_line(o, d->severity, d->code, d->loc, d->message, colour);
     SourceFile *f = file(d->loc.file);
@@ -411,21 +458,83 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
+static void free_diagnostic(Diagnostic *d)
+{
+    free(d->message);
+    for (size_t i = 0; i < d->nnotes; i++) {
+        free(d->notes[i].message);
+        free(d->notes[i].replacement);
+    }
+    free(d->notes);
+}
+
+static void forget_kept(void)
+{
+    for (size_t i = 0; i < nkept; i++) free_diagnostic(&kept[i]);
+    nkept = 0;
+}
+
+/* Grows an array of `size`-byte items to hold one more. */
+static void *grow(void *items, size_t len, size_t *cap, size_t size)
+{
+    if (len < *cap) return items;
+    *cap = *cap ? *cap * 2 : 4;
+    void *p = realloc(items, *cap * size);
+    if (!p) diag_out_of_memory();
+    return p;
+}
+
+/* json: the diagnostics kept are complete once another one begins or the
+ * run ends. */
+static void write_kept(void)
+{
+    for (size_t i = 0; i < nkept; i++) diag_write_json(out(), &kept[i]);
+    forget_kept();
+    fflush(out());
+}
+
 /* A new diagnostic; it owns its message. */
 static void begin(Diagnostic d)
 {
-    diag_render(out(), &d, false, use_colour());
-    fflush(out());
-    free(d.message);
+    if (format == DIAG_FORMAT_HUMAN) {
+        diag_render(out(), &d, false, use_colour());
+        fflush(out());
+        free_diagnostic(&d);
+        return;
+    }
+    write_kept();
+    kept = grow(kept, nkept, &kept_cap, sizeof *kept);
+    kept[nkept++] = d;
 }
 
-/* A note for the diagnostic before it; it owns its strings. */
+/* A note for the diagnostic before it; it owns its strings.  A note with
+ * none before it stands alone, as in the human format. */
 static void add_note(DiagNote n)
 {
-    render_note(out(), &n, use_colour());
-    fflush(out());
-    free(n.message);
-    free(n.replacement);
+    if (format == DIAG_FORMAT_HUMAN) {
+        render_note(out(), &n, use_colour());
+        fflush(out());
+        free(n.message);
+        free(n.replacement);
+        return;
+    }
+    if (nkept == 0) {
+        free(n.replacement);
+        begin((Diagnostic){.severity = DIAG_SEV_NOTE, .code = DIAG_NO_CODE, .loc = n.loc,
+                           .message = n.message});
+        return;
+    }
+    Diagnostic *d = &kept[nkept - 1];
+    d->notes = grow(d->notes, d->nnotes, &d->notes_cap, sizeof *d->notes);
+    d->notes[d->nnotes++] = n;
+}
+
+void diag_finish(int exit_status)
+{
+    (void)exit_status;      /* for the formats that report it */
+    if (finished) return;
+    finished = true;
+    write_kept();
 }
 
 static void report(DiagSeverity sev, int code, Loc loc, const char *fmt, va_list ap)
@@ -459,6 +568,7 @@ static void check_limit(void)
         .loc = LOC_NONE,
         .message = copy_string("too many errors; stopping (--error-limit=N changes the limit)"),
     });
+    diag_finish(1);
     exit(1);
 }
 
@@ -513,7 +623,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
     size_t small[3 * 64];
     size_t *mem = 3 * (lb + 1) <= 3 * 64 ? small : malloc(3 * (lb + 1) * sizeof *mem);
-    if (!mem) out_of_memory();
+    if (!mem) diag_out_of_memory();
     size_t *before = mem, *prev = mem + lb + 1, *row = mem + 2 * (lb + 1);
     for (size_t j = 0; j <= lb; j++) prev[j] = j;
     for (size_t i = 1; i <= la; i++) {

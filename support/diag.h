@@ -11,7 +11,8 @@
  * A location is a file id plus byte offsets into that file's text; it is
  * turned into line:column only when printed (columns count UTF-8 code
  * points from 1).  Diagnostics are printed to stderr as soon as they are
- * reported; a note belongs to the error reported just before it.  The
+ * reported (a machine format may wait for a diagnostic's notes, see
+ * diag_set_format); a note belongs to the error reported just before it.  The
  * module counts errors so the driver can pick the exit status; it exits by
  * itself only past the error limit (diag_set_error_limit).  It does not
  * deduplicate or sort: phases avoid cascades themselves (an expression of
@@ -57,6 +58,10 @@ const char *src_text(uint32_t file);
 size_t src_length(uint32_t file);
 /* 1-based line and column (in code points) of byte offset `offset`. */
 void src_line_col(uint32_t file, uint32_t offset, int *line, int *col);
+/* Length of the well-formed UTF-8 sequence at p (at most n bytes, n > 0),
+ * or 0 if it is not one: no overlong forms, no surrogates, nothing above
+ * U+10FFFF (RFC 3629).  Source files are UTF-8; JSON output must be. */
+size_t src_utf8_length(const unsigned char *p, size_t n);
 
 /* "E0200" for DIAG_E0200. */
 const char *diag_code_name(DiagCode code);
@@ -95,6 +100,18 @@ void diag_set_stream(FILE *out);
  * "dumb".  Without colour the text is exactly the format above. */
 typedef enum DiagColor { DIAG_COLOR_AUTO, DIAG_COLOR_ALWAYS, DIAG_COLOR_NEVER } DiagColor;
 void diag_set_color(DiagColor when);
+
+/* The format of diagnostics (--error-format, docs/diagnostics.md): human
+ * text as above, printed as reported; or JSON Lines, one object per
+ * diagnostic with its notes, each written when the next diagnostic begins
+ * or at diag_finish. */
+typedef enum DiagFormat { DIAG_FORMAT_HUMAN, DIAG_FORMAT_JSON } DiagFormat;
+void diag_set_format(DiagFormat format);
+/* Writes what the format has kept for the end of the run (json: the last
+ * diagnostic); `exit_status` is the one mosaicc ends with.  Once per run:
+ * later calls do nothing, until diag_reset.  The error limit's exit calls
+ * it too. */
+void diag_finish(int exit_status);
 
 /* Returns the known name closest to `name` by edit distance, or NULL if
  * none is close enough to be a plausible misspelling.  Used for

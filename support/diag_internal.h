@@ -3,8 +3,11 @@
  *
  * diag.c turns each report into a Diagnostic: the error (or, one day, the
  * warning) with its code, place and message, and the notes reported after
- * it.  The human format renders each piece the moment it is reported, with
- * diag_render, and keeps nothing.
+ * it.  The human format renders each piece the moment it is reported and
+ * keeps nothing; the machine formats (diag_json.c) need a diagnostic whole,
+ * notes included, so diag.c keeps it until the next one begins, then hands
+ * it over.  Both share diag_render, so the "rendered" text of a JSON
+ * object is byte for byte what the human format prints.
  */
 #ifndef MOSAIC_DIAG_INTERNAL_H
 #define MOSAIC_DIAG_INTERNAL_H
@@ -42,5 +45,27 @@ typedef struct Diagnostic {
     DiagNote *notes;
     size_t nnotes, notes_cap;
 } Diagnostic;
+
+/* ---- diag.c -------------------------------------------------------------- */
+
+/* Writes the human text of d (its first line and excerpt) and, with
+ * `notes`, of each of its notes: what the human format prints, with the
+ * terminal colours of --color when `colour` is set. */
+void diag_render(FILE *o, const Diagnostic *d, bool notes, bool colour);
+/* The line and column of an offset as src_line_col gives them, and the
+ * offset clamped to the file, as every format shows them. */
+typedef struct DiagPos {
+    int line, col;
+    uint32_t offset;
+} DiagPos;
+DiagPos diag_pos(uint32_t file, uint32_t offset);
+/* "error", "warning", "note". */
+const char *diag_severity_name(DiagSeverity s);
+_Noreturn void diag_out_of_memory(void);
+
+/* ---- diag_json.c --------------------------------------------------------- */
+
+/* One JSON object on one line (JSON Lines), docs/diagnostics.md. */
+void diag_write_json(FILE *o, const Diagnostic *d);
 
 #endif
