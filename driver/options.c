@@ -56,8 +56,8 @@ static const char usage_text[] =
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
     "                    NO_COLOR), always or never\n"
-    "  --error-format=F  diagnostics as human text (default) or json: one\n"
-    "                    object per line (docs/diagnostics.md)\n"
+    "  --error-format=F  diagnostics as human text (default), json (one object\n"
+    "                    per line) or sarif (one SARIF 2.1.0 log at the end)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
@@ -146,7 +146,7 @@ static bool diag_color_option(const char *a)
 /* The values in the order of DiagFormat. */
 static bool diag_format_option(const char *a)
 {
-    static const char *const formats[] = {"human", "json", NULL};
+    static const char *const formats[] = {"human", "json", "sarif", NULL};
     int i = option_choice(a, "--error-format", formats);
     if (i < 0) return false;
     diag_set_format((DiagFormat)i);

@@ -24,7 +24,11 @@
  * pieces, as rustc colours them; without, not one byte differs, since
  * tests and tools read this text.  A report becomes a Diagnostic record
  * (diag_internal.h) that the renderer walks, so that one day a warning is
- * the same record with another severity.
+ * the same record with another severity.  For --error-format=json and
+ * sarif the records are kept instead, an error until its notes are in
+ * (json) or all of them until the run ends (sarif), and diag_json.c
+ * writes them: diag_finish, which the driver calls last, writes what is
+ * left.
  *
  * Not here: sorting, deduplication, warnings (no phase emits one yet), or
  * choosing the exit status — the driver does, from the count; this module
@@ -61,8 +65,9 @@ static size_t nfiles, files_cap;
 static FILE *stream;        /* NULL means stderr (not a constant in C) */
 static int error_count;
 static DiagFormat format = DIAG_FORMAT_HUMAN;
-/* What a machine format keeps: the diagnostic whose notes may still come.
- * Malloc'd, like the strings in it, to outlive arena_free_all. */
+/* What a machine format keeps: json the diagnostic whose notes may still
+ * come, sarif every one of the run.  Malloc'd, like the strings in them,
+ * to outlive arena_free_all. */
 static Diagnostic *kept;
 static size_t nkept, kept_cap;
 static bool finished;       /* diag_finish was called */
@@ -502,7 +507,7 @@ static void begin(Diagnostic d)
         free_diagnostic(&d);
         return;
     }
-    write_kept();
+    if (format == DIAG_FORMAT_JSON) write_kept();
     kept = grow(kept, nkept, &kept_cap, sizeof *kept);
     kept[nkept++] = d;
 }
@@ -531,10 +536,15 @@ static void add_note(DiagNote n)
 
 void diag_finish(int exit_status)
 {
-    (void)exit_status;      /* for the formats that report it */
     if (finished) return;
     finished = true;
-    write_kept();
+    if (format == DIAG_FORMAT_JSON) {
+        write_kept();
+    } else if (format == DIAG_FORMAT_SARIF && (nfiles > 0 || nkept > 0)) {
+        diag_write_sarif(out(), kept, nkept, exit_status);
+        forget_kept();
+        fflush(out());
+    }
 }
 
 static void report(DiagSeverity sev, int code, Loc loc, const char *fmt, va_list ap)

@@ -102,15 +102,16 @@ typedef enum DiagColor { DIAG_COLOR_AUTO, DIAG_COLOR_ALWAYS, DIAG_COLOR_NEVER } 
 void diag_set_color(DiagColor when);
 
 /* The format of diagnostics (--error-format, docs/diagnostics.md): human
- * text as above, printed as reported; or JSON Lines, one object per
+ * text as above, printed as reported; JSON Lines, one object per
  * diagnostic with its notes, each written when the next diagnostic begins
- * or at diag_finish. */
-typedef enum DiagFormat { DIAG_FORMAT_HUMAN, DIAG_FORMAT_JSON } DiagFormat;
+ * or at diag_finish; or one SARIF 2.1.0 log of the run, at diag_finish. */
+typedef enum DiagFormat { DIAG_FORMAT_HUMAN, DIAG_FORMAT_JSON, DIAG_FORMAT_SARIF } DiagFormat;
 void diag_set_format(DiagFormat format);
 /* Writes what the format has kept for the end of the run (json: the last
- * diagnostic); `exit_status` is the one mosaicc ends with.  Once per run:
- * later calls do nothing, until diag_reset.  The error limit's exit calls
- * it too. */
+ * diagnostic; sarif: the log, if a source file was registered or anything
+ * reported, so that bad usage writes none); `exit_status` is the one
+ * mosaicc ends with.  Once per run: later calls do nothing, until
+ * diag_reset.  The error limit's exit calls it too. */
 void diag_finish(int exit_status);
 
 /* Returns the known name closest to `name` by edit distance, or NULL if

@@ -5,8 +5,8 @@
  * warning) with its code, place and message, and the notes reported after
  * it.  The human format renders each piece the moment it is reported and
  * keeps nothing; the machine formats (diag_json.c) need a diagnostic whole,
- * notes included, so diag.c keeps it until the next one begins, then hands
- * it over.  Both share diag_render, so the "rendered" text of a JSON
+ * notes included, so diag.c keeps it until the next one begins (json) or
+ * until the end of the run (sarif), then hands it over.  Both share diag_render, so the "rendered" text of a JSON
  * object is byte for byte what the human format prints.
  */
 #ifndef MOSAIC_DIAG_INTERNAL_H
@@ -67,5 +67,10 @@ _Noreturn void diag_out_of_memory(void);
 
 /* One JSON object on one line (JSON Lines), docs/diagnostics.md. */
 void diag_write_json(FILE *o, const Diagnostic *d);
+/* The SARIF 2.1.0 log of the whole run: the diagnostics with a code are
+ * its results, those without are notifications of its invocation, which
+ * ended with `exit_status` (LANGUAGE.md §7; 2: the compiler could not do
+ * its work). */
+void diag_write_sarif(FILE *o, const Diagnostic *ds, size_t n, int exit_status);
 
 #endif

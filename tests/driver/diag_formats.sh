@@ -2,12 +2,15 @@
 # diag_formats.sh — diagnostics for people and for tools (LANGUAGE.md §7,
 # docs/diagnostics.md): --color, and without colour the very text the
 # rest of the suite compares; --error-format=json, read back with
-# python3's json module.  Terminal cases run under script(1), which gives
-# the compiler a terminal; without it, or without python3, checks are
-# skipped.
+# python3's json module; --error-format=sarif, validated with jsonschema
+# against sarif-2.1.0-subset.schema.json beside this file (a subset of
+# SARIF 2.1.0 written from the specification).  Terminal cases run under
+# script(1), which gives the compiler a terminal; without it, python3 or
+# its jsonschema module, checks are skipped.
 . "$(dirname "$0")/tap.sh"
+schema=$(cd "$(dirname "$0")" && pwd)/sarif-2.1.0-subset.schema.json
 cd "$tmp" || exit 99
-echo "1..22"
+echo "1..36"
 
 # skip DESCRIPTION REASON: a TAP line for a check that cannot run here.
 skip() {
@@ -155,5 +158,140 @@ compile clean --error-format=json
 check "json: a program without errors writes nothing" $?
 
 "$mosaicc" --check two.mos --error-format=xml 2>bad.err
-[ $? -eq 2 ] && grep -q "invalid value 'xml' for '--error-format' (use human or json)" bad.err
+[ $? -eq 2 ] && grep -q "invalid value 'xml' for '--error-format' (use human, json or sarif)" bad.err
 check "--error-format=xml is bad usage naming the formats" $?
+
+# ---- sarif ------------------------------------------------------------------------
+
+have_jsonschema=no
+[ $have_python = yes ] && python3 -c 'import jsonschema' 2>/dev/null && have_jsonschema=yes
+
+# sarif NAME DESCRIPTION EXPR: NAME.json (the compiler's stderr) is one
+# JSON document, and EXPR holds with `log` that document, `run` its run,
+# `res` its results and `src` the bytes of NAME.mos.
+sarif() {
+    if [ $have_python = no ]; then
+        skip "$2" "no python3"
+        return
+    fi
+    python3 -c '
+import json, sys
+with open(sys.argv[1] + ".json", encoding="utf-8") as f:
+    log = json.load(f)
+run = log["runs"][0]
+res = run["results"]
+src = open(sys.argv[1] + ".mos", "rb").read()
+sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)
+' "$1" "$3" >"$1.py.err" 2>&1
+    check "$2" $?
+}
+
+# jsonschema DESCRIPTION SCRIPT ARGS...: the Python SCRIPT, with `schema`
+# loaded and checked as a draft-07 schema and `validator` made from it,
+# exits 0.
+jsonschema() {
+    what=$1
+    script=$2
+    shift 2
+    if [ $have_jsonschema = no ]; then
+        skip "$what" "no python3 jsonschema module (Debian: python3-jsonschema)"
+        return
+    fi
+    python3 -c '
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1], encoding="utf-8"))
+jsonschema.Draft7Validator.check_schema(schema)
+validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+def load(name):
+    with open(name, encoding="utf-8") as f:
+        return json.load(f)
+'"$script" "$schema" "$@" >jsonschema.err 2>&1
+    check "$what" $?
+}
+
+cp typo.mos styp.mos
+compile styp --error-format=sarif
+[ $status -eq 1 ]
+check "sarif: a program with errors is status 1" $?
+sarif styp "sarif: one log, version 2.1.0, the tool mosaicc, its invocation" \
+    'log["version"] == "2.1.0" and "sarif-schema-2.1.0.json" in log["$schema"]
+     and run["tool"]["driver"]["name"] == "mosaicc"
+     and run["invocations"] == [dict(executionSuccessful=True, exitCode=1)]
+     and run["columnKind"] == "unicodeCodePoints"'
+sarif styp "sarif: the result, its rule from errors.def, its region" \
+    'len(res) == 1 and res[0]["ruleId"] == "E0100" and res[0]["level"] == "error"
+     and res[0]["message"]["text"] == "undefined function '\''prinltn'\''"
+     and run["tool"]["driver"]["rules"][res[0]["ruleIndex"]]
+         == dict(id="E0100", shortDescription=dict(text="undefined variable or function"),
+                 defaultConfiguration=dict(level="error"))
+     and res[0]["locations"] == [dict(physicalLocation=dict(artifactLocation=dict(uri="styp.mos"),
+         region=dict(startLine=1, startColumn=14, endLine=1, endColumn=21, byteOffset=13,
+                     byteLength=7)))]'
+sarif styp "sarif: the did-you-mean is a related location and a fix that applies" \
+    '[l["message"]["text"] for l in res[0]["relatedLocations"]] == ["did you mean '\''println'\''?"]
+     and [(r["insertedContent"]["text"], src[:r["deletedRegion"]["byteOffset"]]
+           + r["insertedContent"]["text"].encode()
+           + src[r["deletedRegion"]["byteOffset"] + r["deletedRegion"]["byteLength"]:])
+          for f in res[0]["fixes"] for c in f["artifactChanges"] for r in c["replacements"]]
+         == [("println", b"def main() { println(1) }\n")]'
+
+cp s.mos snote.mos
+compile snote --error-format=sarif
+sarif snote "sarif: a note with a place is a related location there" \
+    'res[0]["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 2
+     and res[0]["relatedLocations"][0]["message"]["text"] == "did you mean '\''sum'\''?"'
+
+cp noloc.mos snoloc.mos
+compile snoloc --error-format=sarif --layout nothing
+sarif snoloc "sarif: an error with no place (E0402) is a result without locations" \
+    '[(r["ruleId"], "locations" in r) for r in res] == [("E0402", False)]'
+
+for i in $(seq 120); do echo "def f$i() { let x: int = \"s\" }"; done >slimit.mos
+echo 'def main() {}' >>slimit.mos
+compile slimit --error-format=sarif
+[ $status -eq 1 ]
+check "sarif: the error limit's exit is status 1" $?
+sarif slimit "sarif: the log is written on the error limit's exit, the note a notification" \
+    'len(res) == 100 and len(run["tool"]["driver"]["rules"]) == 1
+     and [n["message"]["text"][:15] for n in run["invocations"][0]["toolExecutionNotifications"]]
+         == ["too many errors"]'
+
+printf 'def main() {\n  let s = "\303\251\377" + 1\n}\n' >"my prog.mos"
+"$mosaicc" --check --error-format=sarif "my prog.mos" 2>spath.json
+cp "my prog.mos" spath.mos
+sarif spath "sarif: a path with a space is a URI reference; bad bytes still give JSON" \
+    'res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "my%20prog.mos"'
+
+cp clean.mos sclean.mos
+compile sclean --error-format=sarif
+[ $status -eq 0 ]
+check "sarif: a program without errors is status 0" $?
+sarif sclean "sarif: and its log has no results" \
+    'res == [] and run["invocations"][0]["executionSuccessful"] is True'
+
+"$mosaicc" --check --error-format=sarif 2>susage.json
+[ $? -eq 2 ] && ! grep -q '{' susage.json
+check "sarif: bad usage writes its message and no log" $?
+
+jsonschema "sarif: every log validates against the SARIF 2.1.0 subset schema" '
+bad = 0
+for name in sys.argv[2:]:
+    for e in validator.iter_errors(load(name)):
+        print(name, e.message, list(e.absolute_path))
+        bad = 1
+sys.exit(bad)' styp.json snote.json snoloc.json slimit.json spath.json sclean.json
+
+# The schema has teeth: a misspelt property, a level SARIF lacks and a
+# line 0 are each refused.
+jsonschema "sarif: the schema refuses a misspelt property, level fatal, line 0" '
+def broken(change):
+    log = load(sys.argv[2])
+    change(log["runs"][0]["results"][0])
+    return log
+def region(r):
+    return r["locations"][0]["physicalLocation"]["region"]
+logs = [broken(lambda r: r.update(ruleid=r.pop("ruleId"))),
+        broken(lambda r: r.update(level="fatal")),
+        broken(lambda r: region(r).update(startLine=0))]
+sys.exit(0 if validator.is_valid(load(sys.argv[2]))
+         and not any(validator.is_valid(log) for log in logs) else 1)' styp.json
