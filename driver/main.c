@@ -229,6 +229,7 @@ static int compile(const DriverOptions *o, Program *program)
     if (!exe) return EXIT_USAGE;
     int status = driver_link(obj, exe, o->debug_info);
     if (status != EXIT_OK || o->mode != MODE_RUN) return status;
+    diag_finish(EXIT_OK);   /* the compiler's diagnostics end before the program's output */
     return driver_run(exe, o->run_args, o->nrun_args);
 }
 
@@ -392,7 +393,9 @@ int main(int argc, char **argv)
     setvbuf(stderr, err_buf, _IOFBF, sizeof err_buf);
     install_crash_handlers();
     int status = run_driver_on_big_stack(argc, argv);
-    if (status == EXIT_ERRORS) driver_explain_hint();
+    if (status == EXIT_ERRORS && diag_get_format() == DIAG_FORMAT_HUMAN)
+        driver_explain_hint();
+    diag_finish(status);    /* what --error-format kept for the end */
     /* ferror too: an earlier flush (--dump-ast's) may have failed already */
     int flushed = fflush(stdout);
     int err = errno;

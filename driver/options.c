@@ -59,6 +59,10 @@ static const char usage_text[] =
     "  --layouts         print the pool layout report and advisor, and stop\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
+    "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
+    "                    NO_COLOR), always or never\n"
+    "  --error-format=F  diagnostics as human text (default), json (one object\n"
+    "                    per line) or sarif (one SARIF 2.1.0 log at the end)\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
     "  --explain CODE    print what error CODE (such as E0300) means, with an\n"
     "                    example, and exit; the rest of the line is ignored\n"
@@ -69,7 +73,8 @@ static const char usage_text[] =
     "unreadable input; with --run, the program's own exit status.\n"
     "\n"
     "environment: MOSAIC_CC (the C compiler used to link),\n"
-    "MOSAIC_RUNTIME_DIR (the directory holding libmosaicrt.a).\n";
+    "MOSAIC_RUNTIME_DIR (the directory holding libmosaicrt.a),\n"
+    "NO_COLOR (set and not empty: no colour with --color=auto).\n";
 
 void driver_usage_error(const char *fmt, ...)
 {
@@ -127,6 +132,46 @@ static int explain_code(const char *code, int n)
         return EXIT_USAGE;
     }
     return driver_explain(code) ? DRIVER_DONE : EXIT_USAGE;
+}
+
+/* --NAME=VALUE where VALUE is one of `names` (NULL-terminated): its index,
+ * or -1 after saying which values there are. */
+static int option_choice(const char *arg, const char *name, const char *const *names)
+{
+    const char *v = arg[strlen(name)] == '=' ? arg + strlen(name) + 1 : NULL;
+    for (int i = 0; v && names[i]; i++)
+        if (strcmp(v, names[i]) == 0) return i;
+    char valid[128] = "";
+    for (int i = 0; names[i]; i++)
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+                 i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+    if (v)
+        driver_usage_error("invalid value '%s' for '%s' (use %s)", v, name, valid);
+    else
+        driver_usage_error("option '%s' needs a value: %s=%s", name, name, valid);
+    return -1;
+}
+
+/* How diagnostics look (support/diag.h): the option's values in the order
+ * of DiagColor. */
+static bool diag_color_option(const char *a)
+{
+    static const char *const when[] = {"auto", "always", "never", NULL};
+    const char *name = starts_with(a, "--colour") ? "--colour" : "--color";
+    int i = option_choice(a, name, when);
+    if (i < 0) return false;
+    diag_set_color((DiagColor)i);
+    return true;
+}
+
+/* The values in the order of DiagFormat. */
+static bool diag_format_option(const char *a)
+{
+    static const char *const formats[] = {"human", "json", "sarif", NULL};
+    int i = option_choice(a, "--error-format", formats);
+    if (i < 0) return false;
+    diag_set_format((DiagFormat)i);
+    return true;
 }
 
 int driver_parse_options(int argc, char **argv, DriverOptions *o)
@@ -232,6 +277,11 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             o->no_checks = true;
         } else if (strcmp(a, "--count-remote") == 0) {
             o->count_remote = true;
+        } else if (strcmp(a, "--color") == 0 || starts_with(a, "--color=") ||
+                   strcmp(a, "--colour") == 0 || starts_with(a, "--colour=")) {
+            if (!diag_color_option(a)) return EXIT_USAGE;
+        } else if (strcmp(a, "--error-format") == 0 || starts_with(a, "--error-format=")) {
+            if (!diag_format_option(a)) return EXIT_USAGE;
         } else if (starts_with(a, "--error-limit=")) {
             char *end;
             long n = strtol(a + 14, &end, 10);

@@ -12,5 +12,5 @@ check_PROGRAMS += tests/unit/test_lexer
 tests_unit_test_lexer_SOURCES = tests/unit/test_lexer.c \
 	lexer/scan.l lexer/lexer.h \
 	parser/parse.y parser/ast.c parser/ast_print.c parser/ast.h parser/parser.h \
-	support/diag.c support/arena.c
+	support/diag.c support/diag_json.c support/arena.c
 TESTS += tests/unit/test_lexer

@@ -1145,23 +1145,28 @@ static void note_habit(ParseState *ps, yyscan_t scanner, yysymbol_kind_t tok, Lo
                   "function with 'def' and call it by name", arrow ? " ('=>')" : "");
         return;
     }
+    /* the two characters of `&&` or `||`, which a suggestion replaces */
+    Loc pair = loc;
+    if (next == text[loc.start]) pair.end = loc.end + 1;
+    else if (loc.start > 0) pair.start = loc.start - 1;
     switch (tok) {
     case YYSYMBOL_AMP:
         if (doubled)
-            diag_note(LOC_NONE, "Mosaic writes 'and' where C writes '&&'");
+            diag_suggest(LOC_NONE, pair, "and", "Mosaic writes 'and' where C writes '&&'");
         return;
     case YYSYMBOL_PIPE:
         if (doubled)
-            diag_note(LOC_NONE, "Mosaic writes 'or' where C writes '||'");
+            diag_suggest(LOC_NONE, pair, "or", "Mosaic writes 'or' where C writes '||'");
         return;
     case YYSYMBOL_BANG:
         if (want_expr)
-            diag_note(LOC_NONE, "Mosaic writes 'not x' where C writes '!x' ('!' sends a "
-                      "message: 'actor!method()')");
+            diag_suggest(LOC_NONE, loc, "not ", "Mosaic writes 'not x' where C writes '!x' "
+                         "('!' sends a message: 'actor!method()')");
         return;
     case YYSYMBOL_ASSIGN:
         if (want_op)
-            diag_note(LOC_NONE, "to compare, write '=='; '=' assigns, as a statement");
+            diag_suggest(LOC_NONE, loc, "==", "to compare, write '=='; '=' assigns, as a "
+                         "statement");
         return;
     default:
         break;

@@ -19,14 +19,31 @@
  * the underline counts them the same way, so it stays under the code in
  * any terminal.  Characters are assumed one cell wide.
  *
- * Not here: sorting, deduplication, colours, warnings (no phase emits one
- * yet), or exiting — the driver decides the exit status from the count.
+ * With colour (--color: always, or auto on a terminal without NO_COLOR),
+ * the same bytes are written with terminal escape sequences around the
+ * pieces, as rustc colours them; without, not one byte differs, since
+ * tests and tools read this text.  A report becomes a Diagnostic record
+ * (diag_internal.h) that the renderer walks, so that one day a warning is
+ * the same record with another severity.  For --error-format=json and
+ * sarif the records are kept instead, an error until its notes are in
+ * (json) or all of them until the run ends (sarif), and diag_json.c
+ * writes them: diag_finish, which the driver calls last, writes what is
+ * left.
+ *
+ * Not here: sorting, deduplication, warnings (no phase emits one yet), or
+ * choosing the exit status — the driver does, from the count; this module
+ * exits by itself only past the error limit.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L    /* fileno, isatty under -std=c11 */
+#endif
 #include "diag.h"
+#include "diag_internal.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const Loc LOC_NONE = {0, 0, 0};
 
@@ -48,6 +65,15 @@ static size_t nfiles, files_cap;
 static FILE *stream;        /* NULL means stderr (not a constant in C) */
 static int error_count;
 static bool code_reported[DIAG_COUNT];
+static DiagFormat format = DIAG_FORMAT_HUMAN;
+/* What a machine format keeps: json the diagnostic whose notes may still
+ * come, sarif every one of the run.  Malloc'd, like the strings in them,
+ * to outlive arena_free_all. */
+static Diagnostic *kept;
+static size_t nkept, kept_cap;
+static bool finished;       /* diag_finish was called */
+
+static void forget_kept(void);
 
 static FILE *out(void)
 {
@@ -57,6 +83,16 @@ static FILE *out(void)
 void diag_set_stream(FILE *s)
 {
     stream = s;
+}
+
+void diag_set_format(DiagFormat f)
+{
+    format = f;
+}
+
+DiagFormat diag_get_format(void)
+{
+    return format;
 }
 
 int diag_error_count(void)
@@ -87,9 +123,11 @@ void diag_reset(void)
     nfiles = files_cap = 0;
     error_count = 0;
     memset(code_reported, 0, sizeof code_reported);
+    forget_kept();
+    finished = false;
 }
 
-static _Noreturn void out_of_memory(void)
+_Noreturn void diag_out_of_memory(void)
 {
     fputs("mosaicc: error: out of memory\n", stderr);
     exit(2);
@@ -98,7 +136,7 @@ static _Noreturn void out_of_memory(void)
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) out_of_memory();
+    if (!p) diag_out_of_memory();
     return p;
 }
 
@@ -109,7 +147,7 @@ uint32_t src_add(const char *path, const char *text, size_t len)
     if (nfiles == files_cap) {
         files_cap = files_cap ? files_cap * 2 : 8;
         SourceFile *f = realloc(files, files_cap * sizeof *f);
-        if (!f) out_of_memory();
+        if (!f) diag_out_of_memory();
         files = f;
     }
     if (nfiles == 0) {      /* reserve id 0 for LOC_NONE */
@@ -184,6 +222,16 @@ static bool is_continuation(char c)
     return ((unsigned char)c & 0xC0) == 0x80;
 }
 
+DiagPos diag_pos(uint32_t id, uint32_t offset)
+{
+    SourceFile *f = file(id);
+    DiagPos p = {0, 0, 0};
+    if (!f) return p;
+    p.offset = offset > f->len ? (uint32_t)f->len : offset;
+    src_line_col(id, p.offset, &p.line, &p.col);
+    return p;
+}
+
 void src_line_col(uint32_t id, uint32_t offset, int *line, int *col)
 {
     SourceFile *f = file(id);
@@ -201,6 +249,28 @@ void src_line_col(uint32_t id, uint32_t offset, int *line, int *col)
     *col = c;
 }
 
+size_t src_utf8_length(const unsigned char *p, size_t n)
+{
+    unsigned char b = p[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;     /* range of the second byte */
+    if (b < 0x80) return 1;
+    else if (b >= 0xC2 && b <= 0xDF) len = 2;
+    else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        if (b == 0xE0) lo = 0xA0;           /* overlong */
+        if (b == 0xED) hi = 0x9F;           /* surrogates */
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        if (b == 0xF0) lo = 0x90;           /* overlong */
+        if (b == 0xF4) hi = 0x8F;           /* above U+10FFFF */
+    } else return 0;
+    if (n < len || p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return len;
+}
+
 Loc loc_join(Loc a, Loc b)
 {
     if (a.file == 0) return b;
@@ -211,7 +281,7 @@ Loc loc_join(Loc a, Loc b)
     return r;
 }
 
-/* ---- printing ------------------------------------------------------------ */
+/* ---- rendering ----------------------------------------------------------- */
 
 static const char *const code_names[DIAG_COUNT] = {
 #define DIAG_CODE(name, text) #name,
@@ -223,6 +293,63 @@ const char *diag_code_name(DiagCode code)
 {
     if ((int)code < 0 || code >= DIAG_COUNT) return "E????";
     return code_names[code];
+}
+
+const char *diag_severity_name(DiagSeverity s)
+{
+    switch (s) {
+    case DIAG_SEV_ERROR: return "error";
+    case DIAG_SEV_WARNING: return "warning";
+    case DIAG_SEV_NOTE: return "note";
+    }
+    return "error";
+}
+
+/* Terminal colours (ECMA-48 SGR sequences), as rustc uses them: the
+ * severity in bold red, yellow or green, an error's message in bold, the
+ * gutter in bold blue, the underline in its diagnostic's colour. */
+#define SGR_RESET "\033[0m"
+#define SGR_BOLD "\033[1m"
+#define SGR_GUTTER "\033[1;34m"
+
+static const char *severity_sgr(DiagSeverity s)
+{
+    switch (s) {
+    case DIAG_SEV_ERROR: return "\033[1;31m";
+    case DIAG_SEV_WARNING: return "\033[1;33m";
+    case DIAG_SEV_NOTE: return "\033[1;32m";
+    }
+    return SGR_BOLD;
+}
+
+/* Writes the escape sequence only when colour is on, so that each piece
+ * below is written once for both cases. */
+static void paint(FILE *o, bool colour, const char *sgr)
+{
+    if (colour) fputs(sgr, o);
+}
+
+static DiagColor colour_mode = DIAG_COLOR_AUTO;
+
+void diag_set_color(DiagColor c)
+{
+    colour_mode = c;
+}
+
+/* auto: colour for a terminal, unless NO_COLOR is set and not empty
+ * (no-color.org) or the terminal says it has none (TERM=dumb). */
+static bool use_colour(void)
+{
+    switch (colour_mode) {
+    case DIAG_COLOR_ALWAYS: return true;
+    case DIAG_COLOR_NEVER: return false;
+    case DIAG_COLOR_AUTO: break;
+    }
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    if ((no_color && *no_color) || (term && strcmp(term, "dumb") == 0))
+        return false;
+    return isatty(fileno(out()));
 }
 
 /* Writes one source character of the excerpt, tabs as spaces; returns the
@@ -238,9 +365,8 @@ static int put_cell(FILE *o, char c, char fill)
 }
 
 /* The excerpt: the line of loc.start, then the underline of the span. */
-static void print_excerpt(SourceFile *f, Loc loc)
+static void print_excerpt(FILE *o, SourceFile *f, Loc loc, DiagSeverity sev, bool colour)
 {
-    FILE *o = out();
     uint32_t start = loc.start > f->len ? (uint32_t)f->len : loc.start;
     uint32_t end = loc.end > f->len ? (uint32_t)f->len : loc.end;
     if (end < start) end = start;
@@ -255,7 +381,9 @@ static void print_excerpt(SourceFile *f, Loc loc)
     int numlen = snprintf(num, sizeof num, "%zu", li + 1);
     int width = numlen > GUTTER_MIN ? numlen : GUTTER_MIN;
 
+    paint(o, colour, SGR_GUTTER);
     fprintf(o, "%*s |", width, num);
+    paint(o, colour, SGR_RESET);
     if (shown_end > lb) fputc(' ', o);
     for (size_t i = lb; i < shown_end; i++) {
         char c = f->text[i];
@@ -266,7 +394,10 @@ static void print_excerpt(SourceFile *f, Loc loc)
     }
     fputc('\n', o);
 
-    fprintf(o, "%*s | ", width, "");
+    paint(o, colour, SGR_GUTTER);
+    fprintf(o, "%*s |", width, "");
+    paint(o, colour, SGR_RESET);
+    fputc(' ', o);
     /* Pad to the start: one cell per code point, TAB_WIDTH per tab. */
     for (size_t i = lb; i < start; i++) {
         if (is_continuation(f->text[i])) continue;
@@ -275,6 +406,7 @@ static void print_excerpt(SourceFile *f, Loc loc)
     /* The caret, then a tilde for every further cell of the span on this
      * line; at least the caret even for an empty span or one at the end. */
     size_t stop = end < le ? end : le;
+    paint(o, colour, severity_sgr(sev));
     fputc('^', o);
     bool first = true;
     for (size_t i = start; i < stop; i++) {
@@ -283,27 +415,159 @@ static void print_excerpt(SourceFile *f, Loc loc)
         for (int k = first ? 1 : 0; k < cells; k++) fputc('~', o);
         first = false;
     }
+    paint(o, colour, SGR_RESET);
     fputc('\n', o);
 }
 
-static void vreport(Loc loc, const char *kind, DiagCode code, bool with_code,
-                    bool excerpt, const char *fmt, va_list ap)
+/* The first line: "path:LINE:COL: error[CODE]: message"; without a place,
+ * "mosaicc: error[CODE]: message", or "note: message" for a note. */
+static void render_line(FILE *o, DiagSeverity sev, int code, Loc loc, const char *message,
+                        bool colour)
 {
-    FILE *o = out();
     SourceFile *f = file(loc.file);
-    if (f) {
-        int line, col;
-        src_line_col(loc.file, loc.start, &line, &col);
-        fprintf(o, "%s:%d:%d: ", f->path, line, col);
-    } else if (with_code) {
-        fputs("mosaicc: ", o);
+    if (f || code != DIAG_NO_CODE) {
+        paint(o, colour, SGR_BOLD);
+        if (f) {
+            int line, col;
+            src_line_col(loc.file, loc.start, &line, &col);
+            fprintf(o, "%s:%d:%d:", f->path, line, col);
+        } else {
+            fputs("mosaicc:", o);
+        }
+        paint(o, colour, SGR_RESET);
+        fputc(' ', o);
     }
-    if (with_code) fprintf(o, "%s[%s]: ", kind, diag_code_name(code));
-    else fprintf(o, "%s: ", kind);
-    vfprintf(o, fmt, ap);
+    paint(o, colour, severity_sgr(sev));
+    fputs(diag_severity_name(sev), o);
+    if (code != DIAG_NO_CODE) fprintf(o, "[%s]", diag_code_name((DiagCode)code));
+    paint(o, colour, SGR_RESET);
+    /* an error's message stands out; a note's is the plain text under it */
+    bool bold = colour && sev != DIAG_SEV_NOTE;
+    paint(o, bold, SGR_BOLD);
+    fputs(": ", o);
+    fputs(message, o);
+    paint(o, bold, SGR_RESET);
     fputc('\n', o);
-    if (f && excerpt) print_excerpt(f, loc);
-    fflush(o);
+}
+
+static void render_note(FILE *o, const DiagNote *n, bool colour)
+{
+    render_line(o, DIAG_SEV_NOTE, DIAG_NO_CODE, n->loc, n->message, colour);
+}
+
+/* A note's place is shown without an excerpt: it points at something the
+ * reader looks up, the error's excerpt is the one to read. */
+void diag_render(FILE *o, const Diagnostic *d, bool notes, bool colour)
+{
+    render_line(o, d->severity, d->code, d->loc, d->message, colour);
+    SourceFile *f = file(d->loc.file);
+    if (f && d->severity != DIAG_SEV_NOTE) print_excerpt(o, f, d->loc, d->severity, colour);
+    for (size_t i = 0; notes && i < d->nnotes; i++) render_note(o, &d->notes[i], colour);
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+/* The message, formatted into a string of its own (the machine formats
+ * keep it past the call). */
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    char *s = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    if (n > 0) vsnprintf(s, (size_t)n + 1, fmt, ap);
+    else s[0] = '\0';
+    return s;
+}
+
+static void free_diagnostic(Diagnostic *d)
+{
+    free(d->message);
+    for (size_t i = 0; i < d->nnotes; i++) {
+        free(d->notes[i].message);
+        free(d->notes[i].replacement);
+    }
+    free(d->notes);
+}
+
+static void forget_kept(void)
+{
+    for (size_t i = 0; i < nkept; i++) free_diagnostic(&kept[i]);
+    nkept = 0;
+}
+
+/* Grows an array of `size`-byte items to hold one more. */
+static void *grow(void *items, size_t len, size_t *cap, size_t size)
+{
+    if (len < *cap) return items;
+    *cap = *cap ? *cap * 2 : 4;
+    void *p = realloc(items, *cap * size);
+    if (!p) diag_out_of_memory();
+    return p;
+}
+
+/* json: the diagnostics kept are complete once another one begins or the
+ * run ends. */
+static void write_kept(void)
+{
+    for (size_t i = 0; i < nkept; i++) diag_write_json(out(), &kept[i]);
+    forget_kept();
+    fflush(out());
+}
+
+/* A new diagnostic; it owns its message. */
+static void begin(Diagnostic d)
+{
+    if (format == DIAG_FORMAT_HUMAN) {
+        diag_render(out(), &d, false, use_colour());
+        fflush(out());
+        free_diagnostic(&d);
+        return;
+    }
+    if (format == DIAG_FORMAT_JSON) write_kept();
+    kept = grow(kept, nkept, &kept_cap, sizeof *kept);
+    kept[nkept++] = d;
+}
+
+/* A note for the diagnostic before it; it owns its strings.  A note with
+ * none before it stands alone, as in the human format. */
+static void add_note(DiagNote n)
+{
+    if (format == DIAG_FORMAT_HUMAN) {
+        render_note(out(), &n, use_colour());
+        fflush(out());
+        free(n.message);
+        free(n.replacement);
+        return;
+    }
+    if (nkept == 0) {
+        free(n.replacement);
+        begin((Diagnostic){.severity = DIAG_SEV_NOTE, .code = DIAG_NO_CODE, .loc = n.loc,
+                           .message = n.message});
+        return;
+    }
+    Diagnostic *d = &kept[nkept - 1];
+    d->notes = grow(d->notes, d->nnotes, &d->notes_cap, sizeof *d->notes);
+    d->notes[d->nnotes++] = n;
+}
+
+void diag_finish(int exit_status)
+{
+    if (finished) return;
+    finished = true;
+    if (format == DIAG_FORMAT_JSON) {
+        write_kept();
+    } else if (format == DIAG_FORMAT_SARIF && (nfiles > 0 || nkept > 0)) {
+        diag_write_sarif(out(), kept, nkept, exit_status);
+        forget_kept();
+        fflush(out());
+    }
+}
+
+static void report(DiagSeverity sev, int code, Loc loc, const char *fmt, va_list ap)
+{
+    begin((Diagnostic){.severity = sev, .code = code, .loc = loc, .message = vformat(fmt, ap)});
 }
 
 static int error_limit = DIAG_DEFAULT_ERROR_LIMIT;
@@ -313,6 +577,12 @@ void diag_set_error_limit(int n)
     error_limit = n;
 }
 
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
 /* Past the limit, the rest would only be noise (a file of garbage gives
  * an error per token): say so and stop, with the status of a program
  * with errors. */
@@ -320,8 +590,13 @@ static void check_limit(void)
 {
     if (error_limit <= 0 || error_count < error_limit)
         return;
-    fputs("note: too many errors; stopping (--error-limit=N changes the limit)\n", out());
-    fflush(out());
+    begin((Diagnostic){
+        .severity = DIAG_SEV_NOTE,
+        .code = DIAG_NO_CODE,
+        .loc = LOC_NONE,
+        .message = copy_string("too many errors; stopping (--error-limit=N changes the limit)"),
+    });
+    diag_finish(1);
     exit(1);
 }
 
@@ -330,7 +605,7 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
     check_limit();
     va_list ap;
     va_start(ap, fmt);
-    vreport(loc, "error", code, true, true, fmt, ap);
+    report(DIAG_SEV_ERROR, code, loc, fmt, ap);
     va_end(ap);
     count_error(code);
 }
@@ -340,7 +615,7 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     check_limit();
     va_list ap;
     va_start(ap, fmt);
-    vreport(LOC_NONE, "error", code, true, false, fmt, ap);
+    report(DIAG_SEV_ERROR, code, LOC_NONE, fmt, ap);
     va_end(ap);
     count_error(code);
 }
@@ -349,7 +624,21 @@ void diag_note(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(loc, "note", 0, false, false, fmt, ap);
+    add_note((DiagNote){.loc = loc, .message = vformat(fmt, ap)});
+    va_end(ap);
+}
+
+void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool applies = replace.file != 0 && replacement;
+    add_note((DiagNote){
+        .loc = at,
+        .message = vformat(fmt, ap),
+        .replacement = applies ? copy_string(replacement) : NULL,
+        .replace = applies ? replace : LOC_NONE,
+    });
     va_end(ap);
 }
 
@@ -362,7 +651,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
     size_t small[3 * 64];
     size_t *mem = 3 * (lb + 1) <= 3 * 64 ? small : malloc(3 * (lb + 1) * sizeof *mem);
-    if (!mem) out_of_memory();
+    if (!mem) diag_out_of_memory();
     size_t *before = mem, *prev = mem + lb + 1, *row = mem + 2 * (lb + 1);
     for (size_t j = 0; j <= lb; j++) prev[j] = j;
     for (size_t i = 1; i <= la; i++) {

@@ -11,7 +11,8 @@
  * A location is a file id plus byte offsets into that file's text; it is
  * turned into line:column only when printed (columns count UTF-8 code
  * points from 1).  Diagnostics are printed to stderr as soon as they are
- * reported; a note belongs to the error reported just before it.  The
+ * reported (a machine format may wait for a diagnostic's notes, see
+ * diag_set_format); a note belongs to the error reported just before it.  The
  * module counts errors so the driver can pick the exit status; it exits by
  * itself only past the error limit (diag_set_error_limit).  It does not
  * deduplicate or sort: phases avoid cascades themselves (an expression of
@@ -57,6 +58,10 @@ const char *src_text(uint32_t file);
 size_t src_length(uint32_t file);
 /* 1-based line and column (in code points) of byte offset `offset`. */
 void src_line_col(uint32_t file, uint32_t offset, int *line, int *col);
+/* Length of the well-formed UTF-8 sequence at p (at most n bytes, n > 0),
+ * or 0 if it is not one: no overlong forms, no surrogates, nothing above
+ * U+10FFFF (RFC 3629).  Source files are UTF-8; JSON output must be. */
+size_t src_utf8_length(const unsigned char *p, size_t n);
 
 /* "E0200" for DIAG_E0200. */
 const char *diag_code_name(DiagCode code);
@@ -68,6 +73,12 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...) DIAG_PRINTF(2, 3);
 /* A note attached to the previous error; printed with location only
  * (no excerpt) like "file:3:3: note: ...". LOC_NONE prints "note: ...". */
 void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
+/* A note, as diag_note, that also proposes to replace the text at
+ * `replace` by `replacement` (a did-you-mean): the human format prints the
+ * note alone; the machine formats also give the replacement, for a tool
+ * to apply.  With `replace` LOC_NONE it is a plain note. */
+void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
+    DIAG_PRINTF(4, 5);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
@@ -86,6 +97,26 @@ void diag_set_error_limit(int n);
 /* Where diagnostics go (default stderr); unit tests redirect it. */
 #include <stdio.h>
 void diag_set_stream(FILE *out);
+
+/* Colours in the human format (--color): auto means when the stream is a
+ * terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not
+ * "dumb".  Without colour the text is exactly the format above. */
+typedef enum DiagColor { DIAG_COLOR_AUTO, DIAG_COLOR_ALWAYS, DIAG_COLOR_NEVER } DiagColor;
+void diag_set_color(DiagColor when);
+
+/* The format of diagnostics (--error-format, docs/diagnostics.md): human
+ * text as above, printed as reported; JSON Lines, one object per
+ * diagnostic with its notes, each written when the next diagnostic begins
+ * or at diag_finish; or one SARIF 2.1.0 log of the run, at diag_finish. */
+typedef enum DiagFormat { DIAG_FORMAT_HUMAN, DIAG_FORMAT_JSON, DIAG_FORMAT_SARIF } DiagFormat;
+void diag_set_format(DiagFormat format);
+DiagFormat diag_get_format(void);
+/* Writes what the format has kept for the end of the run (json: the last
+ * diagnostic; sarif: the log, if a source file was registered or anything
+ * reported, so that bad usage writes none); `exit_status` is the one
+ * mosaicc ends with.  Once per run: later calls do nothing, until
+ * diag_reset.  The error limit's exit calls it too. */
+void diag_finish(int exit_status);
 
 /* Returns the known name closest to `name` by edit distance, or NULL if
  * none is close enough to be a plausible misspelling.  Used for

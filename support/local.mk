@@ -1,5 +1,6 @@
 # support/local.mk — diagnostics, source files, arena, interning, vectors.
 mosaicc_SOURCES += \
-	support/diag.c support/diag.h support/errors.def \
+	support/diag.c support/diag.h support/diag_internal.h support/diag_json.c \
+	support/errors.def \
 	support/arena.c support/arena.h \
 	support/vec.h support/assert.h

@@ -39,8 +39,12 @@ DRIVER_TESTS += tests/driver/explain.sh
 
 check_PROGRAMS += tests/unit/test_diag
 tests_unit_test_diag_SOURCES = tests/unit/test_diag.c tests/unit/tap.h \
-	support/diag.c support/arena.c
+	support/diag.c support/diag_json.c support/arena.c
 TESTS += tests/unit/test_diag
+
+# Diagnostics for people and for tools: --color, --error-format.
+DRIVER_TESTS += tests/driver/diag_formats.sh
+EXTRA_DIST += tests/driver/sarif-2.1.0-subset.schema.json
 
 # ---- the front end under fuzzing (tests/fuzz/README.md) ----------------------
 
@@ -52,7 +56,7 @@ FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
 	typecheck/advisor.c typecheck/scope.c typecheck/check_type.c \
 	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \
 	typecheck/check_call.c typecheck/flow.c \
-	support/diag.c support/arena.c
+	support/diag.c support/diag_json.c support/arena.c
 
 # The replay, in `make check`: the seed corpus and every crash input found.
 check_PROGRAMS += tests/fuzz/replay

@@ -110,12 +110,13 @@ FuncDecl *tc_find_method(const ClassDecl *cls, const char *name);
 /* The built-in of that kind and name (builtins.def), or -1. */
 int tc_find_builtin(const Checker *c, const char *name, BuiltinKind kind);
 
-/* Emits "did you mean 'x'?" if one of the candidates is close to `name`. */
+/* Emits "did you mean 'x'?" if one of the candidates is close to `name`,
+ * written at `where`: the suggestion replaces the text there by 'x'. */
 typedef VEC(const char *) NameList;
-void tc_suggest(const char *name, const NameList *candidates);
+void tc_suggest(const char *name, Loc where, const NameList *candidates);
 /* The same, with the note at the suggestion's declaration: a local, a
  * member of cls (or NULL), a top-level function or class. */
-void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name,
+void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name, Loc where,
                    const NameList *candidates);
 void tc_add_local_names(Checker *c, NameList *out);
 void tc_add_field_names(const ClassDecl *cls, NameList *out);

@@ -501,7 +501,7 @@ static Type *check_builtin(Checker *c, Expr *e, int bi)
 
 /* ---- calls ----------------------------------------------------------------------- */
 
-static void suggest_callable(Checker *c, const char *name)
+static void suggest_callable(Checker *c, const char *name, Loc where)
 {
     NameList cands = {0};
     tc_add_method_names(c->cls, &cands);
@@ -509,7 +509,7 @@ static void suggest_callable(Checker *c, const char *name)
     for (int i = 0; i < BI_COUNT; i++)
         if (tc_builtins[i].kind == BK_FUNCTION)
             VEC_PUSH(cands, c->builtin_names[i]);
-    tc_suggest_in(c, c->cls, name, &cands);
+    tc_suggest_in(c, c->cls, name, where, &cands);
 }
 
 /* f(args) or a bare method call m(args) on this: the callee's `here` is
@@ -582,7 +582,7 @@ static Type *resolve_call(Checker *c, Expr *e)
     if (bi >= 0)
         return check_builtin(c, e, bi);
     diag_error(callee->loc, DIAG_E0100, "undefined function '%s'", n);
-    suggest_callable(c, n);
+    suggest_callable(c, n, callee->loc);
     check_args_alone(c, args);
     return ty_error;
 }
@@ -631,7 +631,7 @@ static FuncDecl *find_callable_method(Checker *c, Type *t, Name m, ExprVec *args
             diag_error(m.loc, DIAG_E0103, "no method '%s' in class '%s'", m.text, ty_name(t));
             NameList cands = {0};
             tc_add_method_names(t->cls, &cands);
-            tc_suggest_in(c, t->cls, m.text, &cands);
+            tc_suggest_in(c, t->cls, m.text, m.loc, &cands);
         }
         check_args_alone(c, args);
         return NULL;
@@ -705,7 +705,7 @@ static Type *builtin_method(Checker *c, Expr *e, Type *t, BuiltinKind kind)
     NameList cands = methods_of(c, kind);
     if (!diag_closest(m.text, cands.items, cands.len))
         note_methods(c, kind);      /* nothing close: name them all */
-    tc_suggest(m.text, &cands);
+    tc_suggest(m.text, m.loc, &cands);
     check_args_alone(c, &e->u.method_call.args);
     return ty_error;
 }

@@ -424,7 +424,8 @@ static void check_main(Checker *c)
         const char *near = diag_closest(c->s_main, funcs.items, funcs.len);
         TopEntry *t = near ? tc_top(c, near) : NULL;
         if (t && t->func)
-            diag_note(t->func->name.loc, "did you mean 'main'? this function is '%s'", near);
+            diag_suggest(t->func->name.loc, t->func->name.loc, c->s_main,
+                         "did you mean 'main'? this function is '%s'", near);
         else
             diag_note(LOC_NONE, "the program starts at 'def main()' or 'def main(args: [string])'");
         return;

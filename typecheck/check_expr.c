@@ -216,7 +216,7 @@ Type *tc_name(Checker *c, Expr *e, bool assign)
     tc_add_local_names(c, &cands);
     tc_add_field_names(c->cls, &cands);
     tc_add_top_names(c, TOP_ANY, &cands);
-    tc_suggest_in(c, c->cls, n, &cands);
+    tc_suggest_in(c, c->cls, n, e->loc, &cands);
     return ty_error;
 }
 
@@ -376,7 +376,7 @@ static Type *check_field(Checker *c, Expr *e)
         diag_error(nloc, DIAG_E0103, "no field '%s' in class '%s'", n, ty_name(t));
         NameList cands = {0};
         tc_add_field_names(t->cls, &cands);
-        tc_suggest_in(c, t->cls, n, &cands);
+        tc_suggest_in(c, t->cls, n, nloc, &cands);
         return ty_error;
     }
     case TY_ARRAY:
@@ -410,7 +410,7 @@ static Type *check_field(Checker *c, Expr *e)
     else if (t->kind == TY_ARRAY || t->kind == TY_STRING || t->kind == TY_MAP) {
         NameList cands = {0};
         VEC_PUSH(cands, t->kind == TY_MAP ? c->s_size : c->s_length);
-        tc_suggest(n, &cands);
+        tc_suggest(n, nloc, &cands);
     }
     return ty_error;
 }

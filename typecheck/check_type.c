@@ -72,7 +72,7 @@ bool tc_names_place_param(const Checker *c, const char *name)
     return place_param(c, name) != NULL;
 }
 
-static void suggest_place(const Checker *c, const char *name)
+static void suggest_place(const Checker *c, const char *name, Loc where)
 {
     NameList cands = {0};
     if (c->func)
@@ -85,7 +85,7 @@ static void suggest_place(const Checker *c, const char *name)
             VEC_PUSH(cands, c->s_home);
     }
     VEC_PUSH(cands, c->s_here);
-    tc_suggest(name, &cands);
+    tc_suggest(name, where, &cands);
 }
 
 // place = "here" | name | "node" "(" int ")" | "?"
@@ -130,7 +130,7 @@ static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report)
                               "without place parameters; '%s' declares its own",
                               c->cls->name.text);
                 else
-                    suggest_place(c, pe->name);
+                    suggest_place(c, pe->name, pe->loc);
             }
         }
         return tc_place_unknown();
@@ -194,7 +194,7 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
             VEC_PUSH(cands, c->s_bool);
             VEC_PUSH(cands, c->s_string);
             tc_add_top_names(c, TOP_CLASSES, &cands);
-            tc_suggest(name, &cands);
+            tc_suggest(name, te->name.loc, &cands);
         }
         return ty_error;
     }
@@ -314,7 +314,7 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
                 diag_error(te->name.loc, DIAG_E0101, "unknown class '%s'", te->name.text);
                 NameList cands = {0};
                 tc_add_top_names(c, TOP_CLASSES, &cands);
-                tc_suggest(te->name.text, &cands);
+                tc_suggest(te->name.text, te->name.loc, &cands);
             }
             t = ty_error;
         }

@@ -254,7 +254,7 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
                 VEC_PUSH(cands, intern_cstr("aos"));
                 VEC_PUSH(cands, intern_cstr("soa"));
                 tc_add_top_names(c, TOP_LAYOUTS, &cands);
-                tc_suggest(n, &cands);
+                tc_suggest(n, spec->name.loc, &cands);
             }
             return NULL;
         }

@@ -211,13 +211,13 @@ int tc_find_builtin(const Checker *c, const char *name, BuiltinKind kind)
 
 /* ---- did you mean ------------------------------------------------------ */
 
-void tc_suggest(const char *name, const NameList *candidates)
+void tc_suggest(const char *name, Loc where, const NameList *candidates)
 {
     if (!name || candidates->len == 0)
         return;
     const char *best = diag_closest(name, candidates->items, candidates->len);
     if (best && best != name)
-        diag_note(LOC_NONE, "did you mean '%s'?", best);
+        diag_suggest(LOC_NONE, where, best, "did you mean '%s'?", best);
 }
 
 /* Where a suggested name is declared: a local, a field or method of cls,
@@ -241,14 +241,14 @@ static Loc declared_at(Checker *c, const ClassDecl *cls, const char *name)
     return LOC_NONE;
 }
 
-void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name,
+void tc_suggest_in(Checker *c, const ClassDecl *cls, const char *name, Loc where,
                    const NameList *candidates)
 {
     if (!name || candidates->len == 0)
         return;
     const char *best = diag_closest(name, candidates->items, candidates->len);
     if (best && best != name)
-        diag_note(declared_at(c, cls, best), "did you mean '%s'?", best);
+        diag_suggest(declared_at(c, cls, best), where, best, "did you mean '%s'?", best);
 }
 
 void tc_add_local_names(Checker *c, NameList *out)

@@ -211,6 +211,77 @@ static void test_line_col(void)
     TAP_STR_EQ(diag_code_name(DIAG_E0001), "E0001", "diag_code_name of the first");
 }
 
+static void test_colour(void)
+{
+    const char *src = "let x = yy\n";
+    uint32_t f = src_add("c.mos", src, strlen(src));
+    diag_set_color(DIAG_COLOR_ALWAYS);
+    capture();
+    diag_error(find(f, src, "yy"), DIAG_E0100, "undefined variable '%s'", "yy");
+    diag_note(find(f, src, "x"), "a note");
+    diag_note(LOC_NONE, "another");
+    TAP_STR_EQ(captured(),
+               "\033[1mc.mos:1:9:\033[0m \033[1;31merror[E0100]\033[0m"
+               "\033[1m: undefined variable 'yy'\033[0m\n"
+               "\033[1;34m    1 |\033[0m let x = yy\n"
+               "\033[1;34m      |\033[0m         \033[1;31m^~\033[0m\n"
+               "\033[1mc.mos:1:5:\033[0m \033[1;32mnote\033[0m: a note\n"
+               "\033[1;32mnote\033[0m: another\n",
+               "colour: bold place, red error and underline, blue gutter, green note");
+    capture();
+    diag_error_noloc(DIAG_E0402, "m");
+    TAP_STR_EQ(captured(), "\033[1mmosaicc:\033[0m \033[1;31merror[E0402]\033[0m\033[1m: m\033[0m\n",
+               "colour: an error without a place");
+    diag_set_color(DIAG_COLOR_AUTO);
+    capture();
+    diag_error_noloc(DIAG_E0402, "m");
+    TAP_STR_EQ(captured(), "mosaicc: error[E0402]: m\n", "colour: auto, not a terminal: none");
+    diag_set_color(DIAG_COLOR_NEVER);
+}
+
+/* --error-format=json: one object per line, written when the next
+ * diagnostic begins or at diag_finish; strings escaped so that any bytes
+ * give valid JSON. */
+static void test_json(void)
+{
+    diag_reset();
+    const char *src = "x = \"\xff\" + y\n";
+    uint32_t f = src_add("j.mos", src, strlen(src));
+    diag_set_format(DIAG_FORMAT_JSON);
+    capture();
+    diag_error(find(f, src, "y"), DIAG_E0100, "q\"b\\c\001d\te\xff\xc3\xa9");
+    diag_suggest(find(f, src, "x"), find(f, src, "y"), "x", "did you mean '%s'?", "x");
+    diag_error_noloc(DIAG_E0402, "m");
+    diag_finish(1);
+    diag_error_noloc(DIAG_E0402, "after the end");
+    diag_finish(1);
+    const char *got = captured();
+    const char *span_y = "{\"file\":\"j.mos\",\"line_start\":1,\"column_start\":11,"
+                         "\"line_end\":1,\"column_end\":12,\"byte_start\":10,\"byte_end\":11,"
+                         "\"is_primary\":true,\"label\":null}";
+    char want[2048];
+    snprintf(want, sizeof want,
+             "{\"code\":\"E0100\",\"severity\":\"error\","
+             "\"message\":\"q\\\"b\\\\c\\u0001d\\te\xef\xbf\xbd\xc3\xa9\","
+             "\"spans\":[%s],"
+             "\"notes\":[{\"message\":\"did you mean 'x'?\",\"span\":{\"file\":\"j.mos\","
+             "\"line_start\":1,\"column_start\":1,\"line_end\":1,\"column_end\":2,"
+             "\"byte_start\":0,\"byte_end\":1,\"is_primary\":true,\"label\":null}}],"
+             "\"suggestions\":[{\"message\":\"did you mean 'x'?\",\"replacement\":\"x\","
+             "\"span\":%s}],"
+             "\"rendered\":\"j.mos:1:11: error[E0100]: q\\\"b\\\\c\\u0001d\\te\xef\xbf\xbd\xc3\xa9\\n"
+             "    1 | x = \\\"\xef\xbf\xbd\\\" + y\\n"
+             "      |           ^\\n"
+             "j.mos:1:1: note: did you mean 'x'?\\n\"}\n"
+             "{\"code\":\"E0402\",\"severity\":\"error\",\"message\":\"m\",\"spans\":[],"
+             "\"notes\":[],\"suggestions\":[],\"rendered\":\"mosaicc: error[E0402]: m\\n\"}\n",
+             span_y, span_y);
+    TAP_STR_EQ(got, want, "json: fields, escapes, U+FFFD for a bad byte, a suggestion");
+    TAP_OK(!strstr(got, "after the end"), "json: nothing written after diag_finish");
+    diag_set_format(DIAG_FORMAT_HUMAN);
+    diag_reset();
+}
+
 static void test_closest(void)
 {
     const char *names[] = {"length", "width", "count", "x"};
@@ -261,11 +332,13 @@ static void test_arena(void)
 
 int main(void)
 {
-    TAP_PLAN(46);
+    TAP_PLAN(51);
     test_basic();
     test_tabs_and_utf8();
     test_spans();
     test_line_col();
+    test_colour();
+    test_json();
     test_closest();
     test_arena();
     arena_free_all();
