@@ -27,7 +27,8 @@
 #include "support/arena.h"
 #include "support/diag.h"
 
-/* A code is an E and four digits (support/errors.def). */
+/* A code is an E (an error) or a W (a warning) and four digits
+ * (support/errors.def); digits alone are an error's. */
 #define CODE_DIGITS 4
 /* The list of codes in a message wraps before this column. */
 #define NOTE_WIDTH 76
@@ -44,9 +45,11 @@ static const ExplainPage *find_page(const char *code)
  * false if `arg` does not have the form of a code. */
 static bool normalise(const char *arg, char out[CODE_DIGITS + 2])
 {
-    if (arg[0] == 'E' || arg[0] == 'e') arg++;
+    char kind = 'E';
+    if (arg[0] == 'W' || arg[0] == 'w') kind = 'W';
+    if (arg[0] == 'E' || arg[0] == 'e' || kind == 'W') arg++;
     if (strlen(arg) != CODE_DIGITS) return false;
-    out[0] = 'E';
+    out[0] = kind;
     for (int i = 0; i < CODE_DIGITS; i++) {
         if (arg[i] < '0' || arg[i] > '9') return false;
         out[i + 1] = arg[i];
@@ -78,7 +81,7 @@ static void report_unknown(const char *arg)
     const char *suggestion = diag_closest(typed, codes, explain_npages);
     if (suggestion) fprintf(stderr, "note: did you mean '%s'?\n", suggestion);
 
-    static const char intro[] = "note: the error codes are ";
+    static const char intro[] = "note: the codes are ";
     static const char indent[] = "      ";
     fputs(intro, stderr);
     size_t column = sizeof intro - 1;

@@ -8,7 +8,7 @@
 # in the order given: the code, taken from the file's name, and the page's
 # text, byte for byte, as one C string.  The page's format (docs/errors/
 # README.md) matters to the tests, not here; the script checks only what
-# it relies on: the file is named CODE.md with CODE like E0300, and its
+# it relies on: the file is named CODE.md with CODE like E0300 (or W0001), and its
 # first line is "# CODE: ...", so a page cannot be filed under the wrong
 # code.
 #
@@ -53,7 +53,7 @@ function c_line(s,    out, i, ch, b) {
 FNR == 1 {
     code = FILENAME
     sub(/^.*\//, "", code)
-    if (code !~ /^E[0-9][0-9][0-9][0-9]\.md$/) fail("a page is named CODE.md, like E0300.md")
+    if (code !~ /^[EW][0-9][0-9][0-9][0-9]\.md$/) fail("a page is named CODE.md, like E0300.md or W0001.md")
     sub(/\.md$/, "", code)
     if (index($0, "# " code ": ") != 1) fail("the first line must be '# " code ": MEANING'")
     if (npages++) print "    },"

@@ -30,7 +30,9 @@ ERROR_PAGES = \
 	docs/errors/E0300.md docs/errors/E0301.md docs/errors/E0302.md \
 	docs/errors/E0303.md \
 	docs/errors/E0400.md docs/errors/E0401.md docs/errors/E0402.md \
-	docs/errors/E0900.md
+	docs/errors/E0900.md \
+	docs/errors/W0001.md docs/errors/W0002.md docs/errors/W0003.md \
+	docs/errors/W0004.md docs/errors/W0005.md docs/errors/W0006.md
 mosaicc_SOURCES += driver/explain.c driver/explain.h
 nodist_mosaicc_SOURCES = driver/explain_pages.c
 CLEANFILES += driver/explain_pages.c

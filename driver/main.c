@@ -337,6 +337,8 @@ static int run_driver(int argc, char **argv)
     bool ok = tc_check_program(program, (const char *const *)o.layouts, o.nlayouts);
     if (ok) ok = eff_analyse(program);
     if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
+    tc_warn_program(program);
+    if (diag_error_count() > 0) return EXIT_ERRORS;    /* -Werror */
     if (o.mode == MODE_CHECK) return EXIT_OK;
     if (o.mode == MODE_EFFECTS) {
         eff_print_report(stdout, program);

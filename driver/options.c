@@ -63,6 +63,9 @@ static const char usage_text[] =
     "                    NO_COLOR), always or never\n"
     "  --error-format=F  diagnostics as human text (default), json (one object\n"
     "                    per line) or sarif (one SARIF 2.1.0 log at the end)\n"
+    "  -w                report no warnings\n"
+    "  -Wno-NAME, -WNAME turn warning NAME (or its code, W0001) off or on\n"
+    "  -Werror[=NAME]    make every warning (or warning NAME) an error\n"
     "  --dump-ast        print the syntax tree and stop (for debugging)\n"
     "  --explain CODE    print what error CODE (such as E0300) means, with an\n"
     "                    example, and exit; the rest of the line is ignored\n"
@@ -174,6 +177,36 @@ static bool diag_format_option(const char *a)
     return true;
 }
 
+/* -w (no warnings), -Werror (all are errors), -Werror=NAME, -Wno-NAME,
+ * -WNAME (back on), -Wall (all on): applied in order, so the last word on
+ * a warning wins, as with cc.  NAME is a warning's name or its code. */
+static bool warning_option(const char *a)
+{
+    const char *name = NULL;
+    DiagWarnLevel level = DIAG_WARN_ON;
+    if (strcmp(a, "-w") == 0) {
+        level = DIAG_WARN_OFF;
+    } else if (strcmp(a, "-Werror") == 0) {
+        level = DIAG_WARN_ERROR;
+    } else if (starts_with(a, "-Werror=")) {
+        name = a + 8;
+        level = DIAG_WARN_ERROR;
+    } else if (starts_with(a, "-Wno-")) {
+        name = a + 5;
+        level = DIAG_WARN_OFF;
+    } else if (strcmp(a, "-Wall") != 0) {
+        name = a + 2;
+    }
+    if (name && (!*name || !diag_set_warning_level(name, level))) {
+        driver_usage_error("unknown warning '%s' in '%s' (the warnings: %s)", name, a,
+                           diag_warning_names());
+        return false;
+    }
+    if (!name)
+        diag_set_warning_level(NULL, level);
+    return true;
+}
+
 int driver_parse_options(int argc, char **argv, DriverOptions *o)
 {
     memset(o, 0, sizeof *o);
@@ -282,6 +315,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             if (!diag_color_option(a)) return EXIT_USAGE;
         } else if (strcmp(a, "--error-format") == 0 || starts_with(a, "--error-format=")) {
             if (!diag_format_option(a)) return EXIT_USAGE;
+        } else if (strcmp(a, "-w") == 0 || starts_with(a, "-W")) {
+            if (!warning_option(a)) return EXIT_USAGE;
         } else if (starts_with(a, "--error-limit=")) {
             char *end;
             long n = strtol(a + 14, &end, 10);

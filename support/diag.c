@@ -23,15 +23,19 @@
  * the same bytes are written with terminal escape sequences around the
  * pieces, as rustc colours them; without, not one byte differs, since
  * tests and tools read this text.  A report becomes a Diagnostic record
- * (diag_internal.h) that the renderer walks, so that one day a warning is
- * the same record with another severity.  For --error-format=json and
+ * (diag_internal.h) that the renderer walks; a warning is the same record
+ * with another severity.  For --error-format=json and
  * sarif the records are kept instead, an error until its notes are in
  * (json) or all of them until the run ends (sarif), and diag_json.c
  * writes them: diag_finish, which the driver calls last, writes what is
  * left.
  *
- * Not here: sorting, deduplication, warnings (no phase emits one yet), or
- * choosing the exit status — the driver does, from the count; this module
+ * Warnings (diag_warning) have a level each, set from the driver's -w,
+ * -Wno-NAME and -Werror options: off, on, or an error (reported with the
+ * error severity and counted as an error).
+ *
+ * Not here: sorting, deduplication, finding warnings (typecheck/warn.c),
+ * or choosing the exit status — the driver does, from the count; this module
  * exits by itself only past the error limit.
  */
 #ifndef _POSIX_C_SOURCE
@@ -64,6 +68,8 @@ static SourceFile *files;   /* files[0] is the reserved LOC_NONE file */
 static size_t nfiles, files_cap;
 static FILE *stream;        /* NULL means stderr (not a constant in C) */
 static int error_count;
+static int warning_count;   /* reported as warnings (not as errors) */
+static bool told_werror;    /* the note about -Werror, once per run */
 static bool code_reported[DIAG_COUNT];
 static DiagFormat format = DIAG_FORMAT_HUMAN;
 /* What a machine format keeps: json the diagnostic whose notes may still
@@ -123,6 +129,8 @@ void diag_reset(void)
     nfiles = files_cap = 0;
     error_count = 0;
     memset(code_reported, 0, sizeof code_reported);
+    warning_count = 0;
+    told_werror = false;
     forget_kept();
     finished = false;
 }
@@ -618,6 +626,89 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     report(DIAG_SEV_ERROR, code, LOC_NONE, fmt, ap);
     va_end(ap);
     count_error(code);
+}
+
+/* ---- warnings --------------------------------------------------------- */
+
+static const struct {
+    DiagCode code;
+    const char *name;   /* -Wno-NAME, -Werror=NAME */
+} warning_names[] = {
+    {DIAG_W0001, "unused-variable"},
+    {DIAG_W0002, "unused-parameter"},
+    {DIAG_W0003, "unused-function"},
+    {DIAG_W0004, "unreachable-code"},
+    {DIAG_W0005, "unused-get"},
+    {DIAG_W0006, "constant-comparison"},
+};
+#define NWARNINGS (sizeof warning_names / sizeof warning_names[0])
+
+static DiagWarnLevel warning_level[NWARNINGS];
+
+static int warning_index(DiagCode code)
+{
+    for (size_t i = 0; i < NWARNINGS; i++)
+        if (warning_names[i].code == code)
+            return (int)i;
+    return -1;
+}
+
+const char *diag_warning_name(DiagCode code)
+{
+    int i = warning_index(code);
+    return i < 0 ? NULL : warning_names[i].name;
+}
+
+const char *diag_warning_names(void)
+{
+    static char names[256];
+    if (!names[0])
+        for (size_t i = 0; i < NWARNINGS; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     i ? ", " : "", warning_names[i].name);
+    return names;
+}
+
+bool diag_set_warning_level(const char *name, DiagWarnLevel level)
+{
+    bool found = false;
+    for (size_t i = 0; i < NWARNINGS; i++)
+        if (!name || strcmp(name, warning_names[i].name) == 0 ||
+            strcmp(name, diag_code_name(warning_names[i].code)) == 0) {
+            warning_level[i] = level;
+            found = true;
+        }
+    return found;
+}
+
+int diag_warning_count(void)
+{
+    return warning_count;
+}
+
+bool diag_warning(Loc loc, DiagCode code, const char *fmt, ...)
+{
+    int i = warning_index(code);
+    DiagWarnLevel level = i < 0 ? DIAG_WARN_ON : warning_level[i];
+    if (level == DIAG_WARN_OFF)
+        return false;
+    if (level == DIAG_WARN_ERROR)
+        check_limit();
+    va_list ap;
+    va_start(ap, fmt);
+    report(level == DIAG_WARN_ERROR ? DIAG_SEV_ERROR : DIAG_SEV_WARNING, code, loc, fmt, ap);
+    va_end(ap);
+    if (level == DIAG_WARN_ERROR) {
+        count_error(code);
+        if (!told_werror) {
+            told_werror = true;
+            diag_note(LOC_NONE, "warning '%s' is an error here (-Werror)",
+                      diag_warning_name(code));
+        }
+    } else {
+        warning_count++;
+    }
+    return true;
 }
 
 void diag_note(Loc loc, const char *fmt, ...)

@@ -80,6 +80,22 @@ void diag_note(Loc loc, const char *fmt, ...) DIAG_PRINTF(2, 3);
 void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
     DIAG_PRINTF(4, 5);
 
+/* Warnings (docs/warnings.md).  Each W code of errors.def has a name
+ * (diag_warning_name: "unused-variable" for W0001) and a level: on (the
+ * default), off, or an error.  diag_warning reports one at its level —
+ * nothing when off; "error[W0001]", counted as an error, when an error —
+ * and says whether it did, so that the caller adds its notes only then. */
+typedef enum DiagWarnLevel { DIAG_WARN_ON, DIAG_WARN_OFF, DIAG_WARN_ERROR } DiagWarnLevel;
+bool diag_warning(Loc loc, DiagCode code, const char *fmt, ...) DIAG_PRINTF(3, 4);
+/* The level of one warning, by name or code ("unused-variable", "W0001");
+ * false if there is none of that name.  NULL: every warning. */
+bool diag_set_warning_level(const char *name, DiagWarnLevel level);
+const char *diag_warning_name(DiagCode code);    /* NULL: not a warning */
+/* The warnings' names, comma-separated, for a usage message. */
+const char *diag_warning_names(void);
+/* Number of warnings reported as warnings so far. */
+int diag_warning_count(void);
+
 /* Number of errors reported so far. */
 int diag_error_count(void);
 /* Whether an error with this code has been reported (for the driver's

@@ -44,6 +44,7 @@ TESTS += tests/unit/test_diag
 
 # Diagnostics for people and for tools: --color, --error-format.
 DRIVER_TESTS += tests/driver/diag_formats.sh
+DRIVER_TESTS += tests/driver/warnings.sh
 EXTRA_DIST += tests/driver/sarif-2.1.0-subset.schema.json
 
 # ---- the front end under fuzzing (tests/fuzz/README.md) ----------------------

@@ -147,6 +147,9 @@ const char *tc_builtin_result(const char *sig);
  * program may then be compiled).  Fills the "checker:" fields of the AST. */
 bool tc_check_program(Program *program, const char *const *layout_overrides,
                       size_t noverrides);
+/* The warnings of warn.c (docs/warnings.md), for a checked program
+ * without errors, reported through diag_warning. */
+void tc_warn_program(const Program *program);
 
 /* Forgets the checker's tables (places, layouts and pools, class members),
  * whose memory is the arena's: before another program is checked in the

@@ -21,7 +21,7 @@ case $mosaicc in /*) ;; *) mosaicc=$(pwd)/$mosaicc ;; esac
 if command -v timeout >/dev/null 2>&1; then limit="timeout -k 5 120"; else limit=; fi
 
 # The codes, in the table's order, and what each means.
-codes=$(sed -n 's/^DIAG_CODE(\(E[0-9][0-9]*\), *".*$/\1/p' "$table")
+codes=$(sed -n 's/^DIAG_CODE(\([EW][0-9][0-9]*\), *".*$/\1/p' "$table")
 meaning() {
     sed -n "s/^DIAG_CODE($1, *\"\\(.*\\)\").*\$/\\1/p" "$table"
 }
@@ -44,7 +44,7 @@ echo "1..$((1 + 5 * ncodes + 14))"
 # ---- one page per code, and no other page -------------------------------
 
 echo "$codes" | sort >"$tmp/codes"
-(cd "$pages" && ls) | sed -n 's/^\(E[0-9][0-9]*\)\.md$/\1/p' | sort >"$tmp/pages"
+(cd "$pages" && ls) | sed -n 's/^\([EW][0-9][0-9]*\)\.md$/\1/p' | sort >"$tmp/pages"
 comm -23 "$tmp/codes" "$tmp/pages" | sed 's/^/# no page for /'
 comm -13 "$tmp/codes" "$tmp/pages" | sed 's/^/# a page for a code not in errors.def: /'
 cmp -s "$tmp/codes" "$tmp/pages"
@@ -136,11 +136,14 @@ for code in $codes; do
     (cd "$tmp" && $limit "$mosaicc" --check $(cat "$code.wrong.flags") "$code.wrong.mos") \
         >"$tmp/out" 2>"$tmp/err" </dev/null
     st=$?
-    others=$(grep -o 'error\[[A-Z][0-9]*\]' "$tmp/err" | grep -v "error\\[$code\\]")
-    [ $st -eq 1 ] && grep -q "error\\[$code\\]" "$tmp/err" && [ -z "$others" ]
+    # an error's example fails with status 1; a warning's compiles (status
+    # 0) with that warning: both report their code and no other
+    case $code in W*) kind=warning want=0 ;; *) kind=error want=1 ;; esac
+    others=$(grep -o '\(error\|warning\)\[[A-Z][0-9]*\]' "$tmp/err" | grep -v "$kind\\[$code\\]")
+    [ $st -eq $want ] && grep -q "$kind\\[$code\\]" "$tmp/err" && [ -z "$others" ]
     ok=$?
     [ $ok -ne 0 ] && show "$tmp/err"
-    check "$code: the wrong example fails --check with error[$code] only (status $st)" $ok
+    check "$code: the wrong example gets $kind[$code] only (status $st)" $ok
 
     # shellcheck disable=SC2046
     (cd "$tmp" && $limit "$mosaicc" --check $(cat "$code.fixed.flags") "$code.fixed.mos") \
@@ -166,7 +169,7 @@ cd "$tmp" || exit 99
 "$mosaicc" --explain E9999 >out 2>err
 st=$?
 [ $st -eq 2 ] && [ ! -s out ] && [ "$(head -n 1 err)" = "mosaicc: error: no such error code 'E9999'" ] &&
-    grep -q '^note: the error codes are E0001, ' err && grep -q 'E0900$' err
+    grep -q '^note: the codes are E0001, ' err && grep -q "$(echo "$codes" | tail -n 1)\$" err
 check "an unknown code: status 2, the message and the list of codes (status $st)" $?
 
 "$mosaicc" --explain foo >out 2>err
