@@ -13,6 +13,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h \
 	stdlib/start.c \
 	stdlib/panic.c \
+	stdlib/backtrace.c \
 	stdlib/stack.c \
 	stdlib/threads.c \
 	stdlib/nodes.c \
