@@ -38,6 +38,10 @@
  * at -O0 only: that is what -g -O0 is for, and at -O2 those cells would
  * be optimised away anyway.
  *
+ * Every -g executable also names the pretty-printers (stdlib/mosaic-gdb.py)
+ * in a .debug_gdb_scripts section, so gdb loads them by itself once the
+ * user trusts the directory they are installed in (docs/debugging.md).
+ *
  * Without -g every function here returns at once.  LLVM's verifier demands
  * that every call in a function with a subprogram has a location when the
  * callee has one too; cg_fn_begin gives each function its location before
@@ -63,14 +67,39 @@
 #define DW_ATE_float 0x04
 #define DW_ATE_signed 0x05
 #define DW_ATE_signed_char 0x06
-#define DW_ATE_unsigned 0x08
 #define DW_OP_deref 0x06
 #define DW_OP_plus_uconst 0x23
+
+/* The .debug_gdb_scripts entry of a Python file (gdb's manual, "The
+ * .debug_gdb_scripts section"): this byte, the path, a NUL. */
+#define SECTION_SCRIPT_ID_PYTHON_FILE 1
 
 static LLVMMetadataRef basic_type(Cg *cg, const char *name, unsigned bits, unsigned encoding)
 {
     return LLVMDIBuilderCreateBasicType(cg->dib, name, strlen(name), bits, encoding,
                                         LLVMDIFlagZero);
+}
+
+/* @mos.gdb_scripts in .debug_gdb_scripts, kept by llvm.used (nothing
+ * refers to it); the linker keeps the section, a non-allocated one. */
+static void name_gdb_script(Cg *cg, const char *path)
+{
+    size_t n = strlen(path);
+    char *entry = arena_alloc(n + 2);
+    entry[0] = SECTION_SCRIPT_ID_PYTHON_FILE;
+    memcpy(entry + 1, path, n + 1);
+    LLVMValueRef init = LLVMConstStringInContext(cg->ctx, entry, (unsigned)n + 2, 1);
+    LLVMValueRef g = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), "mos.gdb_scripts");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetSection(g, ".debug_gdb_scripts");
+    LLVMSetAlignment(g, 1);
+    LLVMTypeRef used_type = LLVMArrayType(cg->t_ptr, 1);
+    LLVMValueRef used = LLVMAddGlobal(cg->mod, used_type, "llvm.used");
+    LLVMSetInitializer(used, LLVMConstArray(cg->t_ptr, &g, 1));
+    LLVMSetLinkage(used, LLVMAppendingLinkage);
+    LLVMSetSection(used, "llvm.metadata");
 }
 
 void cg_debug_init(Cg *cg)
@@ -105,6 +134,8 @@ void cg_debug_init(Cg *cg)
     LLVMValueRef dwarf = LLVMConstInt(cg->t_i32, 4, 0);
     LLVMAddModuleFlag(cg->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
                       LLVMValueAsMetadata(dwarf));
+    if (cg->opt->gdb_script)
+        name_gdb_script(cg, cg->opt->gdb_script);
 }
 
 void cg_debug_finish(Cg *cg)

@@ -35,6 +35,12 @@ stdlib_libmosaicrt_a_SOURCES += \
 stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 
+# The gdb pretty-printers (docs/debugging.md).  Every -g executable names
+# this file for gdb to load: the one beside the in-tree ./mosaicc, or the
+# installed one (driver/paths.h's MOSAIC_GDBDIR).
+gdbscriptdir = $(pkgdatadir)/gdb
+dist_gdbscript_DATA = stdlib/mosaic-gdb.py
+
 # ---- unit tests (TAP) -------------------------------------------------------
 
 rt_test_ldadd = stdlib/libmosaicrt.a $(GC_LIBS) -lm -lpthread $(NUMA_LIBS)
