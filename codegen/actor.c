@@ -236,6 +236,7 @@ static void emit_constructor_run(Cg *cg, CgInst *in, LLVMValueRef fn)
     f.this_val = LLVMGetParam(fn, 0);
     f.cls = cls;
     f.inst = in;
+    cg_frame_begin(&f, arena_printf("new %s", cls->name.text));
     cg_init_fields(&f, cls);
     if (cls->init) {
         FuncDecl *init = cls->init;
@@ -246,6 +247,7 @@ static void emit_constructor_run(Cg *cg, CgInst *in, LLVMValueRef fn)
         cg_debug_loc(&f, cls->loc);
         cg_call(&f, fi->type, fi->fn, argv, (unsigned)init->params.len + 1, "");
     }
+    cg_frame_pop(&f);
     LLVMBuildRet(cg->b, LLVMConstInt(cg->t_i64, 0, 0));
     f.calls_user = false;   /* entered from the runtime only */
     cg_fn_finish(&f, ty_int);

@@ -7,7 +7,10 @@
  * sends, messages, futures), places.c (places at run time), remote.c
  * (--count-remote), builtins.c (built-in functions), map.c (the hash
  * map), emit.c (target, verification, passes, output), checks.c (runtime
- * checks and panics, the stack check) and debug.c (-g).  This header is the
+ * checks and panics, the stack check), and for -g debug.c (the compile
+ * unit, functions, locations, variables), debug_types.c (DWARF types of
+ * Mosaic values) and frames.c (the frames runtime errors report).  This
+ * header is the
  * contract between them; codegen.h is the only interface the rest of the
  * compiler sees.
  *
@@ -154,9 +157,13 @@ typedef struct Cg {
     unsigned attr_nounwind, attr_noreturn, attr_cold, attr_noinline,
         attr_noalias, attr_nonnull;
 
-    /* -g (debug.c); all NULL without it */
+    /* -g (debug.c, debug_types.c, frames.c); all NULL without it */
     LLVMDIBuilderRef dib;
     LLVMMetadataRef di_file, di_cu, di_fn_type;
+    LLVMMetadataRef di_int, di_float, di_bool, di_char, di_word, di_addr;
+    CgMap di_classes;           /* ClassDecl * -> its DWARF struct */
+    LLVMValueRef frame_top;     /* @mos_frame_top, thread-local */
+    LLVMTypeRef frame_type;     /* MosFrame */
 } Cg;
 
 typedef struct CgLoop {
@@ -181,7 +188,14 @@ typedef struct CgFn {
     VEC(LLVMBasicBlockRef) cold;/* panic blocks, moved to the end */
     bool calls_user;            /* calls a user function: needs a stack check */
     Loc loc;                    /* where "stack overflow" is reported */
-    LLVMMetadataRef di_scope;   /* -g: the DISubprogram */
+    /* -g only */
+    LLVMMetadataRef di_scope;   /* the DISubprogram */
+    CgMap di_names;             /* names of the variables described so far */
+    LLVMValueRef this_slot;     /* the cell `this` is described in */
+    LLVMValueRef frame;         /* its MosFrame, if it has one (frames.c), */
+    LLVMValueRef frame_function;/* and the MosFunction naming it */
+    LLVMBasicBlockRef line_block;   /* where frame's line was last set, */
+    unsigned line;                  /* and to what */
 } CgFn;
 
 /* A field, element or length to be read or written (access.c). */
@@ -431,6 +445,8 @@ void cg_declare_constructor(Cg *cg, CgInst *in);
 /* Emits the constructor of a construction instance. */
 void cg_emit_constructor(Cg *cg, CgInst *in);
 CgClass *cg_class(Cg *cg, ClassDecl *cls);
+/* Byte offset of field fd in an object of its class (not pooled). */
+uint64_t cg_field_offset(Cg *cg, FieldDecl *fd);
 /* The stored place i of obj (an object of cls, which stores places). */
 LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int i);
 /* Stores the values of all of cls's places into obj. */
@@ -470,13 +486,42 @@ void cg_define_panic_bounds(Cg *cg);
 
 /* ---- debug.c ----------------------------------------------------------- */
 
+/* Every function here is a no-op without -g. */
 void cg_debug_init(Cg *cg);
 void cg_debug_finish(Cg *cg);
-/* Attaches a DISubprogram to f->fn (no-op without -g). */
+/* Attaches a DISubprogram to f->fn. */
 void cg_debug_function(CgFn *f, const char *name, Loc loc);
-/* Sets the location of the next instructions (no-op without -g). */
+/* Sets the location of the next instructions (and the line of f's frame). */
 void cg_debug_loc(CgFn *f, Loc loc);
-/* Describes local variable sym stored at slot (no-op without -g). */
+/* The next instructions are the prologue: no location, so that a
+ * debugger stops after them, at the first line of the body. */
+void cg_debug_prologue(CgFn *f);
+/* Describes local variable sym stored at slot; arg_no > 0 for the
+ * arg_no-th parameter (`this` is the first of a method). */
 void cg_debug_variable(CgFn *f, Sym *sym, LLVMValueRef slot, int arg_no);
+/* Describes `this` (f->this_val, in the prologue), and at the function's
+ * end the fields of this as variables too, unless a local or parameter
+ * has the same name. */
+void cg_debug_this(CgFn *f);
+void cg_debug_fields(CgFn *f);
+
+/* ---- debug_types.c ----------------------------------------------------- */
+
+/* The DWARF type of a value of type t in instance `in` (NULL: outside
+ * any, as for a class's fields), shaped as the code generator lays it out. */
+LLVMMetadataRef cg_debug_type(Cg *cg, const CgInst *in, const Type *t);
+/* The DWARF struct of class cls's objects (not pooled). */
+LLVMMetadataRef cg_debug_class(Cg *cg, ClassDecl *cls);
+
+/* ---- frames.c ---------------------------------------------------------- */
+
+/* Under -g: f gets a frame on the chain a runtime error prints, named
+ * `name` ("add", "Counter.incr", "new Counter"); pushed when the function
+ * is entered (cg_fn_finish places the code), popped before each return. */
+void cg_frame_begin(CgFn *f, const char *name);
+void cg_frame_push(CgFn *f);
+void cg_frame_pop(CgFn *f);
+/* Records that f's code is now at `line` (cg_debug_loc calls it). */
+void cg_frame_line(CgFn *f, unsigned line);
 
 #endif

@@ -114,6 +114,7 @@ void cg_stack_check(CgFn *f)
     LLVMBasicBlockRef panic_bb = cold_block(f, "stack.overflow");
     LLVMBuildCondBr(cg->b, fail, panic_bb, f->body);
     LLVMPositionBuilderAtEnd(cg->b, panic_bb);
+    cg_debug_loc(f, f->loc);    /* -g: the check itself is the prologue's */
     panic_here(f, cg_where(cg, f->loc), "stack overflow");
 }
 

@@ -44,6 +44,12 @@ CgClass *cg_class(Cg *cg, ClassDecl *cls)
     return c;
 }
 
+uint64_t cg_field_offset(Cg *cg, FieldDecl *fd)
+{
+    CgClass *c = cg_class(cg, fd->owner);
+    return LLVMOffsetOfElement(cg->td, c->type, c->field_base + (unsigned)fd->index);
+}
+
 void cg_declare_classes(Cg *cg)
 {
     Program *p = cg->program;
@@ -183,6 +189,7 @@ void cg_emit_constructor(Cg *cg, CgInst *in)
     cg_fn_begin(&f, cg, in->fn, NULL, cls->loc, arena_printf("new.%s", cls->name.text));
     f.inst = in;
     f.cls = cls;
+    cg_frame_begin(&f, arena_printf("new %s", cls->name.text));
     unsigned np = in->pooled_this ? 1 : c->nplaces;
     if (in->pooled_this) {
         /* into the pool: a reference to its next object (pool.c) */
@@ -212,6 +219,7 @@ void cg_emit_constructor(Cg *cg, CgInst *in)
         cg_call(&f, init->type, init->fn, args, k, "");
         f.calls_user = true;
     }
+    cg_frame_pop(&f);
     LLVMBuildRet(cg->b, f.this_val);
     cg_fn_finish(&f, ty_null);
 }

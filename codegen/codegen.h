@@ -32,6 +32,8 @@ typedef struct CgOptions {
     CgRemarkFn remark;      /* NULL, or where the vectoriser's remarks go */
     void *remark_ctx;
     const char *source_path;/* as given on the command line, for messages */
+    const char *gdb_script; /* -g: the pretty-printers' path, which the
+                               executable names for gdb (or NULL) */
 } CgOptions;
 
 bool cg_compile(Program *program, const CgOptions *options, CgOutput output,

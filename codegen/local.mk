@@ -19,4 +19,6 @@ mosaicc_SOURCES += \
 	codegen/reach.c \
 	codegen/pool.c \
 	codegen/remote.c \
-	codegen/debug.c
+	codegen/debug.c \
+	codegen/debug_types.c \
+	codegen/frames.c

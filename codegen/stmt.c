@@ -73,13 +73,17 @@ void cg_fn_finish(CgFn *f, const Type *result)
 {
     Cg *cg = f->cg;
     if (!cg_terminated(f)) {
-        if (result->kind == TY_UNIT)
+        if (result->kind == TY_UNIT) {
+            cg_frame_pop(f);
             LLVMBuildRetVoid(cg->b);
-        else    /* the checker proved every path returns */
+        } else {    /* the checker proved every path returns */
             LLVMBuildUnreachable(cg->b);
+        }
     }
     LLVMPositionBuilderAtEnd(cg->b, f->entry);
-    cg_debug_loc(f, f->loc);
+    cg_debug_fields(f);
+    cg_debug_prologue(f);   /* the stack check's panic has a location */
+    cg_frame_push(f);
     if (f->calls_user)
         cg_stack_check(f);
     else
@@ -560,10 +564,12 @@ static void emit_stmt(CgFn *f, Stmt *s)
             LLVMValueRef v = cg_expr(f, s->u.ret.value);
             if (v) {
                 cg_debug_loc(f, s->loc);
+                cg_frame_pop(f);
                 LLVMBuildRet(cg->b, v);
                 return;
             }
         }
+        cg_frame_pop(f);
         LLVMBuildRetVoid(cg->b);
         return;
     case ST_BLOCK:
@@ -599,6 +605,8 @@ void cg_emit_function(Cg *cg, CgInst *in)
         for (size_t i = 0; i < np; i++)
             f.place_args[i] = LLVMGetParam(in->fn, n++);
     }
+    cg_debug_prologue(&f);
+    cg_debug_this(&f);
     for (size_t i = 0; i < fd->params.len; i++) {
         Sym *sym = fd->params.items[i]->sym;
         if (sym->type->kind == TY_POOL)
@@ -606,6 +614,7 @@ void cg_emit_function(Cg *cg, CgInst *in)
         LLVMValueRef slot = make_slot(&f, sym, (int)i + 1);
         LLVMBuildStore(cg->b, LLVMGetParam(in->fn, n++), slot);
     }
+    cg_frame_begin(&f, dname);
     emit_block(&f, fd->body);
     if (!cg_terminated(&f) && fd->result_type->kind == TY_UNIT)
         cg_debug_loc(&f, fd->body->u.block.close);

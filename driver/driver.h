@@ -68,6 +68,11 @@ const char *driver_temp_path(const char *name);
  * an exit status (0 on success, after printing why otherwise). */
 int driver_link(const char *object, const char *output, bool debug_info);
 
+/* The absolute path of the gdb pretty-printers (stdlib/mosaic-gdb.py)
+ * beside the in-tree ./mosaicc, else where `make install` put them; NULL
+ * when neither exists. */
+const char *driver_gdb_script(void);
+
 /* Runs `exe` with `args` (argv[0] is exe), waits, and returns its exit
  * status, or 128 + N if signal N killed it. */
 int driver_run(const char *exe, char **args, int nargs);

@@ -14,7 +14,8 @@
  * or quoted.  The runtime is found without any environment variable:
  * MOSAIC_RUNTIME_DIR if set, else stdlib/libmosaicrt.a beside the running
  * executable (the in-tree ./mosaicc of a build tree), else the installed
- * MOSAIC_LIBDIR.
+ * MOSAIC_LIBDIR.  The gdb pretty-printers a -g executable names
+ * (stdlib/mosaic-gdb.py) are found the same way, without the variable.
  *
  * --run ignores SIGINT and SIGQUIT while the program runs (as system()
  * does), so that ^C stops the program and mosaicc still cleans up and
@@ -52,12 +53,17 @@ extern char **environ;
 #ifndef MOSAIC_LINK_FLAGS
 #define MOSAIC_LINK_FLAGS ""
 #endif
-#include "driver/paths.h"     /* MOSAIC_LIBDIR, generated (driver/local.mk) */
+#include "driver/paths.h"     /* MOSAIC_LIBDIR, MOSAIC_GDBDIR, generated (driver/local.mk) */
 #ifndef MOSAIC_LIBDIR
 #define MOSAIC_LIBDIR "/usr/local/lib"
 #endif
 
+#ifndef MOSAIC_GDBDIR
+#define MOSAIC_GDBDIR "/usr/local/share/mosaic/gdb"
+#endif
+
 #define RUNTIME_NAME "libmosaicrt.a"
+#define GDB_SCRIPT_NAME "mosaic-gdb.py"
 
 /* ---- the temporary directory --------------------------------------------- */
 
@@ -193,6 +199,20 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The path of stdlib/NAME beside the running executable (the in-tree
+ * ./mosaicc of a build tree), whether it exists or not; NULL if unknown. */
+static const char *beside_self(const char *name)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return NULL;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash) return NULL;
+    *slash = '\0';
+    return arena_printf("%s/stdlib/%s", self, name);
+}
+
 /* Where libmosaicrt.a is, or NULL after saying where it was looked for. */
 static const char *find_runtime(void)
 {
@@ -204,24 +224,22 @@ static const char *find_runtime(void)
         return NULL;
     }
     /* In a build tree: stdlib/libmosaicrt.a beside ./mosaicc. */
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    const char *in_tree = NULL;
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = '\0';
-            in_tree = arena_printf("%s/stdlib/%s", self, RUNTIME_NAME);
-            if (is_file(in_tree)) return in_tree;
-        }
-    }
+    const char *in_tree = beside_self(RUNTIME_NAME);
+    if (in_tree && is_file(in_tree)) return in_tree;
     const char *installed = MOSAIC_LIBDIR "/" RUNTIME_NAME;
     if (is_file(installed)) return installed;
     fprintf(stderr, "mosaicc: error: cannot find the runtime library %s (looked for '%s'%s%s%s)\n",
             RUNTIME_NAME, installed, in_tree ? " and '" : "", in_tree ? in_tree : "",
             in_tree ? "'" : "");
     return NULL;
+}
+
+const char *driver_gdb_script(void)
+{
+    const char *in_tree = beside_self(GDB_SCRIPT_NAME);
+    if (in_tree && is_file(in_tree)) return in_tree;
+    const char *installed = MOSAIC_GDBDIR "/" GDB_SCRIPT_NAME;
+    return is_file(installed) ? installed : NULL;
 }
 
 /* Appends the whitespace-separated words of `s` to argv. */

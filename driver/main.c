@@ -190,6 +190,7 @@ static int compile(const DriverOptions *o, Program *program)
         .no_checks = o->no_checks,
         .count_remote = o->count_remote,
         .source_path = o->input,
+        .gdb_script = o->debug_info ? driver_gdb_script() : NULL,
     };
 
     CgOutput kind;

@@ -13,6 +13,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h \
 	stdlib/start.c \
 	stdlib/panic.c \
+	stdlib/backtrace.c \
 	stdlib/stack.c \
 	stdlib/threads.c \
 	stdlib/nodes.c \
@@ -33,6 +34,12 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/pool.c
 stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+
+# The gdb pretty-printers (docs/debugging.md).  Every -g executable names
+# this file for gdb to load: the one beside the in-tree ./mosaicc, or the
+# installed one (driver/paths.h's MOSAIC_GDBDIR).
+gdbscriptdir = $(pkgdatadir)/gdb
+dist_gdbscript_DATA = stdlib/mosaic-gdb.py
 
 # ---- unit tests (TAP) -------------------------------------------------------
 

@@ -297,6 +297,34 @@ void mos_cr_access(int64_t node, int64_t site, int32_t write);
 MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
                            const char *where, int64_t node);
 
+/* ---- Frames of a -g program (codegen/frames.c, backtrace.c) ----------
+ *
+ * Code compiled with -g keeps, per thread, the chain of the Mosaic
+ * functions running: each function, method and constructor pushes a
+ * MosFrame living in its own stack frame when it is entered (prev = the
+ * old mos_frame_top, then mos_frame_top = the frame), keeps `line` at the
+ * line it executes, and pops it before it returns.  A runtime error
+ * prints the chain, innermost first.  Code compiled without -g never
+ * touches mos_frame_top, which then stays NULL.  While an actor's turn
+ * waits in `get`, its frames are moved aside with it and the scheduler
+ * saves the pointer (sched.c). */
+typedef struct MosFunction {
+    const char *name;       /* "add", "Counter.incr", "new Counter" */
+    const char *file;       /* the source, as given to mosaicc */
+} MosFunction;
+typedef struct MosFrame {
+    struct MosFrame *prev;
+    const MosFunction *function;
+    int64_t line;
+} MosFrame;
+extern __thread MosFrame *mos_frame_top;
+
+/* Called once when the program meets a runtime error, before anything is
+ * printed: the place for a debugger's breakpoint (`break
+ * mos_runtime_error`), with the stack of the failing code still there.
+ * It does nothing itself. */
+void mos_runtime_error(const char *where, const char *message);
+
 /* Formats `v` exactly as Python 3's repr(float) into buf (at least 32
  * bytes); returns the length.  Exposed for the unit tests. */
 int rt_format_float(double v, char *buf);

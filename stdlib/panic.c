@@ -7,19 +7,24 @@
  *     WHERE: runtime error: MESSAGE
  *
  * on stderr and exits with status 101 (LANGUAGE.md §6).  WHERE is the
- * "FILE:LINE:COL" string codegen baked into the program.
+ * "FILE:LINE:COL" string codegen baked into the program.  A program built
+ * with -g then lists the Mosaic frames that were running (backtrace.c).
  *
  * Order of events, and why:
  *   1. Claim the panic.  Only the first thread to panic reports; any other
  *      thread that panics meanwhile parks forever (the first one is about
  *      to end the process), so an error is printed exactly once even when
  *      several workers fail together.
- *   2. Flush stdout and close it (rt_print_shutdown), so everything the
+ *   2. Call mos_runtime_error(where, message), which does nothing: it is
+ *      where a debugger stops on a runtime error (docs/debugging.md), with
+ *      the failing code's stack intact and nothing printed yet.
+ *   3. Flush stdout and close it (rt_print_shutdown), so everything the
  *      program printed before the error comes out before it, and nothing a
  *      still-running thread prints comes out after it.
- *   3. Write the whole line with a single write(2) so it cannot interleave
- *      with anything else on stderr.
- *   4. exit(101): atexit handlers run (a later runtime reports remote-access
+ *   4. Write the whole line with a single write(2) so it cannot interleave
+ *      with anything else on stderr; then the frames, if any (or the
+ *      caller's details, rt_panic_with).
+ *   5. exit(101): atexit handlers run (a later runtime reports remote-access
  *      counters that way); stdout is already flushed.
  *
  * rt_panic_from_signal is the same protocol for the fault handler, limited
@@ -107,7 +112,16 @@ static void report(const char *where, const char *message)
     rt_write_all(STDERR_FILENO, line, len);
 }
 
-_Noreturn void mos_panic(const char *where, const char *message)
+/* Not static and never inlined, and it does something the compiler must
+ * keep (an empty asm with a memory clobber), so the call is always there
+ * for a breakpoint. */
+__attribute__((noinline)) void mos_runtime_error(const char *where, const char *message)
+{
+    __asm__ __volatile__("" : : "r"(where), "r"(message) : "memory");
+}
+
+_Noreturn void rt_panic_with(const char *where, const char *message,
+                             void (*details)(void *ctx), void *ctx)
 {
     if (!claim_panic()) {
         /* A panic while panicking (say, out of memory while flushing):
@@ -115,9 +129,19 @@ _Noreturn void mos_panic(const char *where, const char *message)
         report(where, message);
         _exit(101);
     }
+    mos_runtime_error(where, message);
     rt_print_shutdown();
     report(where, message);
+    if (details)
+        details(ctx);
+    else
+        rt_backtrace_write(STDERR_FILENO, mos_frame_top, where, NULL, NULL, "  ");
     exit(101);
+}
+
+_Noreturn void mos_panic(const char *where, const char *message)
+{
+    rt_panic_with(where, message, NULL, NULL);
 }
 
 _Noreturn void rt_exit(int status)
@@ -156,9 +180,12 @@ void rt_check_slice(const char *where, int64_t a, int64_t b, int64_t length)
 
 _Noreturn void rt_panic_from_signal(const char *where, const char *message)
 {
-    if (claim_panic())
+    if (claim_panic()) {
+        mos_runtime_error(where, message);
         rt_print_flush_from_signal();
+    }
     report(where, message);
+    rt_backtrace_write(STDERR_FILENO, mos_frame_top, where, NULL, NULL, "  ");
     rt_remote_report();     /* atexit handlers do not run after _exit */
     _exit(101);
 }

@@ -85,6 +85,8 @@ typedef struct RtWaiter {
     _Atomic uint32_t woken;         /* futex word: 1 once fulfilled */
     int is_main;
     const char *where;
+    const MosFrame *frames;         /* -g: the waiting code's (mosaic_rt.h),
+                                       at the addresses they were linked at */
 } RtWaiter;
 
 _Static_assert(sizeof(RtActor) == MOS_ACTOR_HEADER_SIZE,

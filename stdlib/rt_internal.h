@@ -226,4 +226,22 @@ _Noreturn void rt_panicf(const char *where, const char *fmt, ...)
  * touching anything that is not async-signal-safe; for the fault handler. */
 _Noreturn void rt_panic_from_signal(const char *where, const char *message);
 
+/* mos_panic's protocol with `details(ctx)` written after the message line,
+ * instead of the failing thread's frames (the deadlock report: the thread
+ * that finds a deadlock is not one of those stuck in it). */
+_Noreturn void rt_panic_with(const char *where, const char *message,
+                             void (*details)(void *ctx), void *ctx);
+
+/* --- frames of -g programs (backtrace.c) --- */
+
+/* Where the bytes of a frame linked at `frame` can be read now (frames of
+ * a suspended turn are elsewhere), or NULL if nowhere. */
+typedef const MosFrame *(*RtFrameReader)(const MosFrame *frame, void *ctx);
+/* Writes the chain from `top` to fd, a line "INDENTat NAME (FILE:LINE)" a
+ * frame, the innermost at the line of `where` ("FILE:LINE:COL", may be
+ * NULL).  `read` (NULL: frames are where they were linked) finds them.
+ * Nothing at all for an empty chain.  Async-signal-safe. */
+void rt_backtrace_write(int fd, const MosFrame *top, const char *where, RtFrameReader read,
+                        void *ctx, const char *indent);
+
 #endif

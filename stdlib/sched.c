@@ -122,7 +122,17 @@
  * the program is quiescent (the first thread, waiting in
  * rt_wait_quiescence, exits); some, and they wait for futures that
  * nothing can fulfil any more: a deadlock, reported at main's get if
- * main waits, else at an actor's.
+ * main waits, else at an actor's, followed by the list of every waiter
+ * and where it waits.
+ *
+ * Frames of -g code (mosaic_rt.h).  A turn's Mosaic frames live in its
+ * stack, so a suspended turn takes them along and brings them back to the
+ * same addresses; only the thread's pointer to the innermost one is the
+ * scheduler's to keep: rt_sched_wait holds it while the turn waits (in
+ * its own frame, which is saved with the turn, and in the waiter record,
+ * for the deadlock report), a fresh loop starts with none, and the turn
+ * has it back when it goes on.  The deadlock report reads the frames of a
+ * turn copied aside in its copy (waiter_frame).
  *
  * What the collector sees: worker structs are GC_MALLOC_UNCOLLECTABLE
  * (roots: slot, ring array, inbox and resume queue ends), ring arrays are
@@ -145,7 +155,9 @@
 
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <gc.h>
 
@@ -323,11 +335,83 @@ static void blocked_remove(RtWaiter *w)
     pthread_mutex_unlock(&blocked_lock);
 }
 
+/* Where the bytes of a waiter's frame are now: in place for main and for
+ * a turn left in place, in the copy for a turn copied aside. */
+static const MosFrame *waiter_frame(const MosFrame *fr, void *ctx)
+{
+    const RtWaiter *w = ctx;
+    const RtCont *c = w->cont;
+    if (!c || c->in_place)
+        return fr;
+    const char *p = (const char *)fr;
+    if (p < c->sp || p + sizeof *fr > c->top)
+        return NULL;
+    return (const MosFrame *)(const void *)(c->bytes + (p - c->sp));
+}
+
+/* Waiters listed by a deadlock report at most. */
+#define RT_DEADLOCK_LIST_MAX 32
+
+static void write_waiter(const RtWaiter *w)
+{
+    char line[256];
+    int n = snprintf(line, sizeof line, "  %s waits at %s\n",
+                     w->is_main ? "main" : "an actor", w->where ? w->where : RT_NOWHERE);
+    if (n > 0)
+        rt_write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    rt_backtrace_write(STDERR_FILENO, w->frames, w->where, waiter_frame, (void *)w, "    ");
+}
+
+/* Main first, then by the place of the get (the order they blocked in
+ * is a race). */
+static int waiter_before(const RtWaiter *a, const RtWaiter *b)
+{
+    if (a->is_main != b->is_main)
+        return a->is_main;
+    return strcmp(a->where ? a->where : "", b->where ? b->where : "") < 0;
+}
+
+/* After the deadlock's message: every waiter, each with its frames under
+ * -g (which name the method of an actor's turn: its class and method).
+ * Nothing runs any more, so the list holds still. */
+static void write_waiters(void *unused)
+{
+    (void)unused;
+    RtWaiter *list[RT_DEADLOCK_LIST_MAX];
+    int n = 0, kept = 0;
+    pthread_mutex_lock(&blocked_lock);
+    for (RtWaiter *w = blocked; w; w = w->next_blocked) {
+        /* insertion into the sorted list of the first MAX */
+        int i;
+        n++;
+        if (kept < RT_DEADLOCK_LIST_MAX)
+            i = kept++;
+        else if (waiter_before(w, list[kept - 1]))
+            i = kept - 1;       /* the last one drops out */
+        else
+            continue;
+        for (; i > 0 && waiter_before(w, list[i - 1]); i--)
+            list[i] = list[i - 1];
+        list[i] = w;
+    }
+    for (int i = 0; i < kept; i++)
+        write_waiter(list[i]);
+    pthread_mutex_unlock(&blocked_lock);
+    if (n > RT_DEADLOCK_LIST_MAX) {
+        char line[64];
+        int k = snprintf(line, sizeof line, "  and %d more waiting\n",
+                         n - RT_DEADLOCK_LIST_MAX);
+        if (k > 0)
+            rt_write_all(STDERR_FILENO, line, (size_t)k);
+    }
+}
+
 static _Noreturn void deadlock(const char *where, const char *who)
 {
-    rt_panicf(where && *where ? where : RT_NOWHERE,
-              "deadlock: %s is waiting on a future that can never be "
-              "fulfilled", who);
+    char message[128];
+    snprintf(message, sizeof message,
+             "deadlock: %s is waiting on a future that can never be fulfilled", who);
+    rt_panic_with(where && *where ? where : RT_NOWHERE, message, write_waiters, NULL);
 }
 
 /* Called by the thread whose decrement brought `awake` to zero: nothing
@@ -930,6 +1014,7 @@ static _Noreturn void worker_loop(void *arg);
 typedef struct Wait {
     RtFuture *future;
     const char *where;
+    MosFrame *frames;
 } Wait;
 
 /* The decision of a turn that parked itself at sp to wait (see the
@@ -946,6 +1031,7 @@ static void suspend_turn(void *sp_, void *arg)
     int in_place = stays_in_place(w, sp, top, wait->where);
     RtCont *c = cont_for(a, wait->where, size, in_place);
     c->actor = a;
+    c->waiter.frames = wait->frames;
     c->sp = sp;
     c->top = top;
     c->worker = w->index;
@@ -975,6 +1061,7 @@ static void suspend_turn(void *sp_, void *arg)
         unpoison(sp, top);
     }
     w->turn_top = w->home_top;
+    mos_frame_top = NULL;   /* the fresh loop runs no Mosaic code yet */
     rt_ctx_enter(w->home_top, worker_loop, w);
 }
 
@@ -1026,12 +1113,17 @@ static _Noreturn void resume(RtWorker *w, RtActor *a)
 
 void rt_sched_wait(RtFuture *f, const char *where)
 {
+    /* -g: the waiting code's frames, which a suspended turn takes along
+     * (they are in its stack); the thread's pointer to them is this
+     * turn's again once it goes on (mosaic_rt.h) */
+    MosFrame *frames = mos_frame_top;
     if (self_worker) {      /* a worker runs Mosaic code only in turns */
-        Wait wait = { f, where };
+        Wait wait = { f, where, frames };
         rt_ctx_park(suspend_turn, &wait);
+        mos_frame_top = frames;
         return;             /* resumed, or fulfilled before suspending */
     }
-    RtWaiter me = { .where = where, .is_main = is_main_thread };
+    RtWaiter me = { .where = where, .is_main = is_main_thread, .frames = frames };
     blocked_add(&me);
     if (!rt_future_add_waiter(f, &me)) {
         blocked_remove(&me);

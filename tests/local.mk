@@ -26,6 +26,7 @@ SH_LOG_COMPILER = env MOSAICC=$(abs_top_builddir)/mosaicc$(EXEEXT) $(SHELL)
 DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
 	tests/driver/library_io.sh tests/driver/examples.sh \
 	tests/driver/modes.sh tests/driver/habits.sh tests/driver/reference.sh
+DRIVER_TESTS += tests/driver/gdb.sh tests/driver/backtrace.sh
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)

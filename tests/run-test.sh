@@ -219,8 +219,10 @@ check_remote() {
         fail "stderr has no 'remote accesses: ' line (the --count-remote report)" "$tmp/stderr" "$tmp/stdout"
     # Reported: "LINE ok" or "LINE np" (not predicted) for each `at` line,
     # LINE being the number after the last ':' before ': N reads'; "? bad"
-    # for an `at` line of another form.
-    awk '/^  at / {
+    # for an `at` line of another form.  The frames a -g program prints
+    # after a runtime error (`  at NAME (FILE:LINE)`) are not the report's.
+    awk '/^  at .* \([^()]*:[0-9]+\)$/ { next }
+    /^  at / {
         if (match($0, /:[0-9]+: [0-9]+ reads, [0-9]+ writes/)) {
             s = substr($0, RSTART + 1, RLENGTH - 1)
             sub(/:.*$/, "", s)

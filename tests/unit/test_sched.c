@@ -1264,21 +1264,25 @@ static int64_t driver(void)
            ARGV("retention", "4096"), NOENV, 0,
            "retention: sum=512 heap bounded\n", "");
 
-    const char *dl_main = "t.mos:3:3: runtime error: deadlock: main is "
-                          "waiting on a future that can never be fulfilled\n";
+    /* the message, then every waiter, main first, then by place */
+#define DL_MAIN "t.mos:3:3: runtime error: deadlock: main is waiting on a " \
+                "future that can never be fulfilled\n  main waits at t.mos:3:3\n"
     expect("deadlock: main waits on a future never sent",
-           ARGV("deadlock", "main"), NOENV, 101, "before\n",
-           dl_main);
+           ARGV("deadlock", "main"), NOENV, 101, "before\n", DL_MAIN);
     expect("deadlock: main waits on an actor that waits forever",
-           ARGV("deadlock", "actor"), NOENV, 101, "before\n", dl_main);
+           ARGV("deadlock", "actor"), NOENV, 101, "before\n",
+           DL_MAIN "  an actor waits at t.mos:2:2\n");
     expect("deadlock: the same with one worker", ARGV("deadlock", "actor"),
-           ENV("MOSAIC_THREADS=1"), 101, "before\n", dl_main);
+           ENV("MOSAIC_THREADS=1"), 101, "before\n",
+           DL_MAIN "  an actor waits at t.mos:2:2\n");
     expect("deadlock: two actors wait on each other",
-           ARGV("deadlock", "cycle"), NOENV, 101, "before\n", dl_main);
+           ARGV("deadlock", "cycle"), NOENV, 101, "before\n",
+           DL_MAIN "  an actor waits at t.mos:4:4\n  an actor waits at t.mos:5:5\n");
     expect("deadlock: an actor waits forever after main returned",
            ARGV("deadlock", "after-main"), NOENV, 101, "before\n",
            "t.mos:2:2: runtime error: deadlock: an actor is waiting on a "
-           "future that can never be fulfilled\n");
+           "future that can never be fulfilled\n  an actor waits at t.mos:2:2\n");
+#undef DL_MAIN
 
     panic_output_ok(NOENV);
     panic_output_ok(ENV("MOSAIC_THREADS=1"));
