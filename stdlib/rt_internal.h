@@ -161,6 +161,10 @@ void rt_fault_init(void);
  * alternate signal stack so the fault handler can run after an overflow.
  * Returns 0, or -1 if the bounds are unknown (then mos_stack_limit stays
  * NULL and only the fault handler guards the stack). */
+/* Only the alternate signal stack of rt_thread_stack_init, for a thread
+ * that runs no Mosaic code (the first thread, which waits): its bounds
+ * would cost a read of /proc/self/maps for nothing. */
+void rt_thread_altstack_init(void);
 int rt_thread_stack_init(void);
 
 /* --- switching stacks (context.c) --- */

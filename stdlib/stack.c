@@ -74,11 +74,10 @@ const char *__lsan_default_options(void)
 }
 #endif
 
-int rt_thread_stack_init(void)
+void rt_thread_altstack_init(void)
 {
-    /* The alternate stack first: it is useful even if the bounds are not
-     * known.  malloc'd, never freed: the thread keeps it until it dies,
-     * and runtime threads live as long as the program.  A thread that
+    /* malloc'd, never freed: the thread keeps it until it dies, and
+     * runtime threads live as long as the program.  A thread that
      * already has one keeps it: AddressSanitizer gives every thread its
      * own and unmaps it when the thread ends, so it must stay theirs. */
     stack_t alt;
@@ -89,6 +88,13 @@ int rt_thread_stack_init(void)
         if (alt.ss_sp && sigaltstack(&alt, NULL) != 0)
             free(alt.ss_sp);
     }
+}
+
+int rt_thread_stack_init(void)
+{
+    /* The alternate stack first: it is useful even if the bounds are not
+     * known. */
+    rt_thread_altstack_init();
 
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0)
