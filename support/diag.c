@@ -306,6 +306,36 @@ static void vreport(Loc loc, const char *kind, DiagCode code, bool with_code,
     fflush(o);
 }
 
+static DiagListener *listener;
+static void *listener_ctx;
+
+void diag_set_listener(DiagListener *fn, void *ctx)
+{
+    listener = fn;
+    listener_ctx = ctx;
+}
+
+/* The listener gets the message as one string, formatted on the stack when
+ * it is short (every message is, but a quoted name may be long). */
+static void tell_listener(bool is_note, DiagCode code, Loc loc, const char *fmt, va_list ap)
+{
+    if (!listener)
+        return;
+    char small[512];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, again);
+    va_end(again);
+    char *msg = small;
+    if (n >= (int)sizeof small) {
+        msg = xmalloc((size_t)n + 1);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    }
+    listener(listener_ctx, is_note, code, loc, n < 0 ? "" : msg);
+    if (msg != small)
+        free(msg);
+}
+
 static int error_limit = DIAG_DEFAULT_ERROR_LIMIT;
 
 void diag_set_error_limit(int n)
@@ -332,6 +362,9 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(loc, "error", code, true, true, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(false, code, loc, fmt, ap);
+    va_end(ap);
     count_error(code);
 }
 
@@ -342,6 +375,9 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(LOC_NONE, "error", code, true, false, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(false, code, LOC_NONE, fmt, ap);
+    va_end(ap);
     count_error(code);
 }
 
@@ -350,6 +386,9 @@ void diag_note(Loc loc, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vreport(loc, "note", 0, false, false, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(true, 0, loc, fmt, ap);
     va_end(ap);
 }
 
