@@ -258,3 +258,43 @@ const TcRef *analysis_ref_at(const Analysis *a, uint32_t offset)
             best = &a->refs[i];
     return best;
 }
+
+const TcRef *analysis_member_at(const Analysis *a, uint32_t offset)
+{
+    if (!a->live)
+        return NULL;
+    for (ptrdiff_t i = last_at_or_before(a, offset); i >= 0 && a->refs[i].span.start == offset;
+         i--)
+        if (a->refs[i].receiver)
+            return &a->refs[i];
+    return NULL;
+}
+
+const TcScopeLink *analysis_scope_at(const Analysis *a, uint32_t offset)
+{
+    if (!a->live)
+        return NULL;
+    /* points are in source order: the last one before the offset */
+    size_t lo = 0, hi = a->record.points.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->record.points.items[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? a->record.points.items[lo - 1].visible : NULL;
+}
+
+ClassDecl *analysis_class_at(const Analysis *a, uint32_t offset)
+{
+    if (!a->live || !a->program)
+        return NULL;
+    for (size_t i = 0; i < a->program->decls.len; i++) {
+        Decl *d = a->program->decls.items[i];
+        if (d && d->kind == DECL_CLASS && d->u.cls && d->u.cls->loc.start <= offset &&
+            offset < d->u.cls->loc.end)
+            return d->u.cls;
+    }
+    return NULL;
+}

@@ -5,7 +5,7 @@
  * all of that found no error, compute effects.  Its diagnostics are kept
  * (not printed) for textDocument/publishDiagnostics, and the checker's
  * record (typecheck/record.h) plus the declarations of the tree are kept
- * for hovers and definitions.
+ * for hovers, definitions and completions.
  *
  * Like mosaicc, an analysis reports the syntax errors of a file that has
  * some and nothing else: the checker, fed a tree with holes, would only
@@ -64,7 +64,8 @@ typedef struct Analysis {
 } Analysis;
 
 /* Analyses text[0..len) as the file `path` (used in nothing the editor
- * sees).  With keep_diags false, no diagnostic is kept. */
+ * sees).  With keep_diags false, no diagnostic is kept (a completion's
+ * probe, whose text is not the document's). */
 void analysis_run(Analysis *a, const char *path, const char *text, size_t len,
                   bool keep_diags);
 /* Frees the diagnostics and forgets the arena's part. */
@@ -73,5 +74,12 @@ void analysis_clear(Analysis *a);
 /* The ref whose name holds byte `offset` or ends there (a cursor just
  * after a word is on it); NULL if none. */
 const TcRef *analysis_ref_at(const Analysis *a, uint32_t offset);
+/* The ref of a member access whose name starts at `offset` (for
+ * completion after `.` and `!`); NULL if none. */
+const TcRef *analysis_member_at(const Analysis *a, uint32_t offset);
+/* The locals visible at byte `offset` (innermost first). */
+const TcScopeLink *analysis_scope_at(const Analysis *a, uint32_t offset);
+/* The class whose declaration holds `offset`, or NULL. */
+ClassDecl *analysis_class_at(const Analysis *a, uint32_t offset);
 
 #endif

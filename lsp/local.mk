@@ -7,10 +7,19 @@
 bin_PROGRAMS += mosaic-lsp
 noinst_LIBRARIES = lsp/libmosaiclsp.a
 lsp_libmosaiclsp_a_SOURCES = lsp/lsp.h lsp/main.c lsp/server.c lsp/rpc.h lsp/rpc.c \
-	lsp/text.h lsp/text.c lsp/analysis.h lsp/analysis.c lsp/hover.c
+	lsp/text.h lsp/text.c lsp/analysis.h lsp/analysis.c lsp/hover.c lsp/complete.c
 lsp_libmosaiclsp_a_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS)
 mosaic_lsp_SOURCES = $(FUZZ_FRONTEND)
 mosaic_lsp_LDADD = lsp/libmosaiclsp.a $(JSONC_LIBS)
+
+# The keywords completions offer, one LSP_KEYWORD("k") per line, read off
+# the scanner's rules so that they cannot drift from the language.
+BUILT_SOURCES += lsp/keywords.h
+CLEANFILES += lsp/keywords.h
+lsp/keywords.h: $(srcdir)/lexer/scan.l
+	$(AM_V_GEN)$(MKDIR_P) lsp && \
+	sed -n 's/^"\([a-z]*\)"[ 	]*TOK(.*/LSP_KEYWORD("\1")/p' $(srcdir)/lexer/scan.l >$@.tmp && \
+	mv -f $@.tmp $@
 
 # Scripted sessions with the server (python3 speaks the protocol).
 TESTS += tests/driver/lsp.sh

@@ -5,7 +5,7 @@
  * deep enough for the front end), rpc.c (framing and JSON), text.c
  * (positions in UTF-16 units), analysis.c (the front end on a document),
  * server.c (the session: lifecycle, documents, diagnostics, dispatch),
- * hover.c (hovers and definitions).
+ * hover.c (hovers and definitions), complete.c (completions).
  *
  * The server speaks the Language Server Protocol 3.17 over standard
  * input and output, one request at a time, in the order received: every
@@ -47,8 +47,8 @@ typedef struct Server {
     bool related_info;      /* diagnostics' relatedInformation */
     Document **docs;
     size_t ndocs, docs_cap;
-    /* The one live analysis, and what it is of: a document at a version
-     * (analysed == NULL: nothing). */
+    /* The one live analysis, and what it is of: a document at a version,
+     * or a completion's probe (analysed == NULL). */
     Analysis analysis;
     const Document *analysed;
     int64_t analysed_version;
@@ -64,6 +64,8 @@ int lsp_serve(FILE *in, FILE *out);
 /* ---- server.c --------------------------------------------------------------- */
 /* The analysis of doc's current text (made if the live one is not it). */
 const Analysis *server_analysis(Server *s, Document *doc);
+/* Makes the live analysis one of other text (a completion's probe). */
+const Analysis *server_probe(Server *s, Document *doc, const char *text, size_t len);
 /* A handler's failure: the error the request is answered with. */
 json_object *server_fail(Server *s, int code, const char *message);
 /* {"start": ..., "end": ...} of a span of doc. */
@@ -74,12 +76,15 @@ json_object *lsp_location(const Document *doc, Loc loc);
 /* ---- hover.c ---------------------------------------------------------------- */
 json_object *lsp_hover(Server *s, Document *doc, uint32_t offset);
 json_object *lsp_definition(Server *s, Document *doc, uint32_t offset);
-/* One line of Mosaic saying what a declaration is, as hovers show it
- * (arena strings). */
+/* One line of Mosaic saying what a declaration is, as hovers and
+ * completion details show it (arena strings). */
 const char *lsp_func_line(const Analysis *a, const FuncDecl *f);   /* "def f(x: int): int" */
 const char *lsp_class_line(const Analysis *a, const ClassDecl *k); /* "active class A<n>" */
 const char *lsp_field_line(const FieldDecl *f, const Type *t);     /* "var x: int" */
 const char *lsp_local_line(const Sym *sym, const Type *t);         /* "let x: int" */
 const char *lsp_pool_line(const Analysis *a, const PoolDecl *p);   /* "pool ps: P layout L" */
+
+/* ---- complete.c ------------------------------------------------------------- */
+json_object *lsp_completion(Server *s, Document *doc, uint32_t offset);
 
 #endif

@@ -139,6 +139,14 @@ const Analysis *server_analysis(Server *s, Document *doc)
     return &s->analysis;
 }
 
+const Analysis *server_probe(Server *s, Document *doc, const char *text, size_t len)
+{
+    (void)doc;
+    analysis_run(&s->analysis, doc->uri, text, len, false);
+    s->analysed = NULL;
+    return &s->analysis;
+}
+
 static bool send(Server *s, json_object *msg)
 {
     bool ok = rpc_write(s->out, msg);
@@ -237,11 +245,17 @@ static json_object *on_initialize(Server *s, json_object *params)
     json_object *sync = json_object_new_object();
     json_object_object_add(sync, "openClose", json_object_new_boolean(1));
     json_object_object_add(sync, "change", json_object_new_int(1));    /* Full */
+    json_object *triggers = json_object_new_array();
+    json_object_array_add(triggers, json_object_new_string("."));
+    json_object_array_add(triggers, json_object_new_string("!"));
+    json_object *completion = json_object_new_object();
+    json_object_object_add(completion, "triggerCharacters", triggers);
     json_object *c = json_object_new_object();
     json_object_object_add(c, "positionEncoding", json_object_new_string("utf-16"));
     json_object_object_add(c, "textDocumentSync", sync);
     json_object_object_add(c, "hoverProvider", json_object_new_boolean(1));
     json_object_object_add(c, "definitionProvider", json_object_new_boolean(1));
+    json_object_object_add(c, "completionProvider", completion);
     json_object *info = json_object_new_object();
     json_object_object_add(info, "name", json_object_new_string(LSP_SERVER_NAME));
     json_object_object_add(info, "version", json_object_new_string(PACKAGE_VERSION));
@@ -390,6 +404,13 @@ static json_object *on_definition(Server *s, json_object *params)
     return d ? lsp_definition(s, d, offset) : NULL;
 }
 
+static json_object *on_completion(Server *s, json_object *params)
+{
+    uint32_t offset = 0;
+    Document *d = doc_position(s, params, &offset);
+    return d ? lsp_completion(s, d, offset) : NULL;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 typedef json_object *Request(Server *s, json_object *params);
@@ -409,6 +430,7 @@ static const struct {
     {"textDocument/didClose", NULL, on_did_close},
     {"textDocument/hover", on_hover, NULL},
     {"textDocument/definition", on_definition, NULL},
+    {"textDocument/completion", on_completion, NULL},
 };
 
 static bool reply_error(Server *s, json_object *id, int code, const char *message)

@@ -5,7 +5,7 @@ Run by tests/driver/lsp.sh as `python3 lsp_client.py MOSAIC-LSP`.  Each
 session starts the server, speaks the Language Server Protocol to it
 through its standard input and output (Content-Length frames of JSON-RPC),
 and checks what comes back: the lifecycle, diagnostics as a document is
-opened, broken and mended, hovers, definitions, columns in
+opened, broken and mended, hovers, definitions, completions, columns in
 UTF-16 units, malformed input, a large file, and the exit status.
 
 The server answers in order, one message at a time, so the client reads
@@ -221,9 +221,10 @@ def session_lifecycle_and_diagnostics():
 
     r = s.initialize()
     caps = r.get("result", {}).get("capabilities", {})
-    check("initialize announces full sync, hover and definition",
+    check("initialize announces full sync, hover, definition and completion on '.'",
           caps.get("textDocumentSync", {}).get("change") == 1 and caps.get("hoverProvider")
-          and caps.get("definitionProvider"), r)
+          and caps.get("definitionProvider")
+          and "." in caps.get("completionProvider", {}).get("triggerCharacters", []), r)
     check("initialize names the server",
           r["result"].get("serverInfo", {}).get("name") == "mosaic-lsp", r)
     r = s.request("initialize", {"capabilities": {}})
@@ -348,6 +349,44 @@ def session_queries():
     r = s.at("textDocument/definition", line, col)
     check("a built-in has no definition", "result" in r and r["result"] is None, r)
 
+    # completion after '.' on an object: the text does not parse there
+    text = PROGRAM.replace("  clerk!work()\n", "  clerk!work()\n  acc.\n")
+    s.change(text, 2)
+    line, col = position_of(text, "acc.\n", offset=4)
+    r = s.at("textDocument/completion", line, col)
+    labels = sorted(i["label"] for i in r["result"]["items"])
+    check("completion after 'acc.' lists the fields and methods of its class",
+          labels == ["balance", "deposit"], r)
+
+    text = PROGRAM.replace("  clerk!work()\n", "  clerk!\n")
+    s.change(text, 3)
+    line, col = position_of(text, "clerk!\n", offset=6)
+    r = s.at("textDocument/completion", line, col)
+    labels = sorted(i["label"] for i in r["result"]["items"])
+    check("completion after 'clerk!' lists the actor's messages, not init", labels == ["work"], r)
+
+    text = PROGRAM.replace("println(greeting.length + total)", "println(greeting.le)")
+    s.change(text, 4)
+    line, col = position_of(text, "greeting.le", offset=11)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in r["result"]["items"]]
+    check("completion after 'greeting.' lists a string's length and methods",
+          "length" in labels and "split" in labels and "starts_with" in labels, labels)
+
+    s.change(PROGRAM, 5)
+    line, col = position_of(PROGRAM, "  return doubled", offset=2)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in r["result"]["items"]]
+    check("completion in a body offers its locals, functions, built-ins and keywords",
+          all(x in labels for x in ["doubled", "k", "twice", "main", "println", "while",
+                                    "Account"]), labels)
+    check("... but not the locals of other functions",
+          "acc" not in labels and "greeting" not in labels, labels)
+    line, col = position_of(PROGRAM, "{ balance += x }", offset=2)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in r["result"]["items"]]
+    check("completion in a method offers the class's fields and methods",
+          "balance" in labels and "deposit" in labels and "x" in labels, labels)
     check("session ends with status 0", s.finish() == 0, s.stderr)
 
 
@@ -398,11 +437,15 @@ def session_syntax_errors():
     r = s.at("textDocument/definition", line, col)
     check("... and so does definition", r.get("result") and
           r["result"]["range"]["start"] == {"line": 0, "character": 4}, r)
+    r = s.at("textDocument/completion", 6, 2)
+    check("... and completion", "items" in r.get("result", {}), r)
     # garbage: every answer still comes
     d = s.change("class { def ) ( }}} \x00 let 1_ 0x \"unterminated\n/* open", 2)
     check("garbage gets diagnostics and no crash", len(d["diagnostics"]) > 0, d)
     r = s.at("textDocument/hover", 0, 3)
     check("hover on garbage answers", "result" in r, r)
+    r = s.at("textDocument/completion", 0, 9)
+    check("completion on garbage answers", "result" in r, r)
     check("session ends with status 0", s.finish() == 0, s.stderr)
 
 
