@@ -24,3 +24,5 @@ lsp/keywords.h: $(srcdir)/lexer/scan.l
 # Scripted sessions with the server (python3 speaks the protocol).
 TESTS += tests/driver/lsp.sh
 EXTRA_DIST += tests/driver/lsp.sh tests/driver/lsp_client.py
+
+dist_man_MANS += docs/mosaic-lsp.1
