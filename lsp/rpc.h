@@ -44,15 +44,13 @@ void rpc_reader_free(RpcReader *r);
 /* Writes msg as one frame; false if the stream failed. */
 bool rpc_write(FILE *out, json_object *msg);
 
-/* The standard error codes. */
+/* The error codes the server answers with (JSON-RPC's and the protocol's). */
 enum {
     RPC_PARSE_ERROR = -32700,
     RPC_INVALID_REQUEST = -32600,
     RPC_METHOD_NOT_FOUND = -32601,
     RPC_INVALID_PARAMS = -32602,
-    RPC_INTERNAL_ERROR = -32603,
     RPC_SERVER_NOT_INITIALIZED = -32002,
-    RPC_REQUEST_FAILED = -32803,
 };
 
 /* Small accessors that tolerate anything: a missing member, or one of

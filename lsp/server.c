@@ -141,7 +141,6 @@ const Analysis *server_analysis(Server *s, Document *doc)
 
 const Analysis *server_probe(Server *s, Document *doc, const char *text, size_t len)
 {
-    (void)doc;
     analysis_run(&s->analysis, doc->uri, text, len, false);
     s->analysed = NULL;
     return &s->analysis;

@@ -45,7 +45,9 @@ void text_free(LspText *t)
     t->nlines = 0;
 }
 
-size_t text_utf8_char(const unsigned char *s, size_t n, uint32_t *code)
+/* The length of the well-formed UTF-8 sequence at s[0..n), or 0 if the
+ * bytes there are not one; *code gets its code point. */
+static size_t utf8_char(const unsigned char *s, size_t n, uint32_t *code)
 {
     if (n == 0)
         return 0;
@@ -82,7 +84,7 @@ size_t text_utf8_char(const unsigned char *s, size_t n, uint32_t *code)
 static size_t step(const char *s, size_t i, size_t end, int *units)
 {
     uint32_t c;
-    size_t n = text_utf8_char((const unsigned char *)s + i, end - i, &c);
+    size_t n = utf8_char((const unsigned char *)s + i, end - i, &c);
     if (n == 0) {
         *units = 1;
         return 1;
@@ -162,7 +164,7 @@ char *text_utf8(const char *s, size_t n)
     char *out = xmalloc(3 * n + 1), *o = out;
     for (size_t i = 0; i < n;) {
         uint32_t c;
-        size_t k = text_utf8_char((const unsigned char *)s + i, n - i, &c);
+        size_t k = utf8_char((const unsigned char *)s + i, n - i, &c);
         if (k == 0) {
             memcpy(o, "\xEF\xBF\xBD", 3);
             o += 3;

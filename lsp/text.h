@@ -41,9 +41,6 @@ LspPos text_position(const LspText *t, size_t offset);
  * and a position inside a surrogate pair is the character's start. */
 size_t text_offset(const LspText *t, LspPos p);
 
-/* The length of the well-formed UTF-8 sequence at s[0..n), or 0 if the
- * bytes there are not one; *code gets its code point. */
-size_t text_utf8_char(const unsigned char *s, size_t n, uint32_t *code);
 /* A malloc'd copy of s[0..n) in which every byte that is not part of a
  * well-formed sequence is U+FFFD and NUL bytes are dropped. */
 char *text_utf8(const char *s, size_t n);
