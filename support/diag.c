@@ -578,6 +578,36 @@ static void report(DiagSeverity sev, int code, Loc loc, const char *fmt, va_list
     begin((Diagnostic){.severity = sev, .code = code, .loc = loc, .message = vformat(fmt, ap)});
 }
 
+static DiagListener *listener;
+static void *listener_ctx;
+
+void diag_set_listener(DiagListener *fn, void *ctx)
+{
+    listener = fn;
+    listener_ctx = ctx;
+}
+
+/* The listener gets the message as one string, formatted on the stack when
+ * it is short (every message is, but a quoted name may be long). */
+static void tell_listener(bool is_note, DiagCode code, Loc loc, const char *fmt, va_list ap)
+{
+    if (!listener)
+        return;
+    char small[512];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, again);
+    va_end(again);
+    char *msg = small;
+    if (n >= (int)sizeof small) {
+        msg = xmalloc((size_t)n + 1);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    }
+    listener(listener_ctx, is_note, code, loc, n < 0 ? "" : msg);
+    if (msg != small)
+        free(msg);
+}
+
 static int error_limit = DIAG_DEFAULT_ERROR_LIMIT;
 
 void diag_set_error_limit(int n)
@@ -615,6 +645,9 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     report(DIAG_SEV_ERROR, code, loc, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(false, code, loc, fmt, ap);
+    va_end(ap);
     count_error(code);
 }
 
@@ -624,6 +657,9 @@ void diag_error_noloc(DiagCode code, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     report(DIAG_SEV_ERROR, code, LOC_NONE, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(false, code, LOC_NONE, fmt, ap);
     va_end(ap);
     count_error(code);
 }
@@ -698,6 +734,9 @@ bool diag_warning(Loc loc, DiagCode code, const char *fmt, ...)
     va_start(ap, fmt);
     report(level == DIAG_WARN_ERROR ? DIAG_SEV_ERROR : DIAG_SEV_WARNING, code, loc, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(false, code, loc, fmt, ap);
+    va_end(ap);
     if (level == DIAG_WARN_ERROR) {
         count_error(code);
         if (!told_werror) {
@@ -717,6 +756,9 @@ void diag_note(Loc loc, const char *fmt, ...)
     va_start(ap, fmt);
     add_note((DiagNote){.loc = loc, .message = vformat(fmt, ap)});
     va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(true, 0, loc, fmt, ap);
+    va_end(ap);
 }
 
 void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
@@ -730,6 +772,9 @@ void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt,
         .replacement = applies ? copy_string(replacement) : NULL,
         .replace = applies ? replace : LOC_NONE,
     });
+    va_end(ap);
+    va_start(ap, fmt);
+    tell_listener(true, 0, at, fmt, ap);
     va_end(ap);
 }
 

@@ -134,6 +134,13 @@ DiagFormat diag_get_format(void);
  * diag_reset.  The error limit's exit calls it too. */
 void diag_finish(int exit_status);
 
+/* A listener is told of every error, warning (a W code) and note as it
+ * is reported, the message formatted, besides its printing (the language
+ * server keeps them for the editor); NULL: none.  `code` is meaningless
+ * for a note. */
+typedef void DiagListener(void *ctx, bool is_note, DiagCode code, Loc loc, const char *message);
+void diag_set_listener(DiagListener *fn, void *ctx);
+
 /* Returns the known name closest to `name` by edit distance, or NULL if
  * none is close enough to be a plausible misspelling.  Used for
  * "did you mean 'x'?" notes. */

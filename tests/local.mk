@@ -57,7 +57,7 @@ FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
 	typecheck/types.c typecheck/places.c typecheck/effects.c typecheck/layouts.c \
 	typecheck/advisor.c typecheck/scope.c typecheck/check_type.c \
 	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \
-	typecheck/check_call.c typecheck/flow.c \
+	typecheck/check_call.c typecheck/flow.c typecheck/record.c typecheck/warn.c \
 	support/diag.c support/diag_json.c support/arena.c
 
 # The replay, in `make check`: the seed corpus and every crash input found.

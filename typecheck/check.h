@@ -6,11 +6,12 @@
  * expressions), check_decl.c (the program, classes, functions, main),
  * check_stmt.c (statements), check_expr.c (expressions and operators),
  * check_call.c (calls, methods, `new`, built-ins), flow.c (can a statement
- * complete normally, for E0204); places.c holds the place terms and
- * substitution they all use.  They share one Checker: the state of the
- * walk (enclosing class and function, scopes, loop depth) plus the program's
- * top-level names.  Nothing here is visible outside typecheck/; the rest of
- * the compiler sees only types.h.
+ * complete normally, for E0204), record.c (what tools are told, record.h);
+ * places.c holds the place terms and substitution they all use.  They
+ * share one Checker: the state of the walk (enclosing class and function,
+ * scopes, loop depth) plus the program's top-level names.  Nothing here is
+ * visible outside typecheck/; the rest of the compiler sees only types.h
+ * (and tools record.h).
  *
  * Conventions inside the checker:
  *   - Every tc_expr call sets e->type and returns it; a construct already
@@ -205,5 +206,12 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
 
 /* ---- flow.c ------------------------------------------------------------- */
 bool tc_can_complete(const Stmt *s);
+
+/* ---- record.c: what tools are told (record.h) ----------------------------- */
+/* Each returns at once unless a record was started (tc_record_start). */
+void tc_record_expr(Checker *c, const Expr *e);     /* e, just checked */
+void tc_record_type(const TypeExpr *te);            /* te, resolved with reports */
+void tc_record_binding(Checker *c);                 /* the local just declared */
+void tc_record_point(Checker *c, uint32_t offset);  /* the locals visible there */
 
 #endif

@@ -326,9 +326,7 @@ static const char *param_list(const char *letters, size_t n, const Type *receive
     return arena_printf("%s", buf);
 }
 
-/* A note that shows the built-in's signature, under its errors:
- * "built-in 'min' takes (int or float, int or float) and returns ...". */
-static void note_signature(int bi, const Type *receiver)
+const char *tc_builtin_signature(int bi, const Type *receiver)
 {
     const BuiltinSpec *b = &tc_builtins[bi];
     char letters[8] = {0};
@@ -342,10 +340,15 @@ static void note_signature(int bi, const Type *receiver)
                        : b->kind == BK_MAP_METHOD   ? "map method"
                                                     : "built-in";
     if (r == 'u')
-        diag_note(LOC_NONE, "%s '%s' takes %s", what, b->name, takes);
-    else
-        diag_note(LOC_NONE, "%s '%s' takes %s and returns '%s'", what, b->name, takes,
-                  letter_name(r, receiver));
+        return arena_printf("%s '%s' takes %s", what, b->name, takes);
+    return arena_printf("%s '%s' takes %s and returns '%s'", what, b->name, takes,
+                        letter_name(r, receiver));
+}
+
+/* A note that shows the built-in's signature, under its errors. */
+static void note_signature(int bi, const Type *receiver)
+{
+    diag_note(LOC_NONE, "%s", tc_builtin_signature(bi, receiver));
 }
 
 /* The type of a result letter; a new array is at the default place of

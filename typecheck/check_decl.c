@@ -278,6 +278,7 @@ static void check_function(Checker *c, FuncDecl *f, ClassDecl *cls)
     if (f->body)
         tc_check_block_stmts(c, f->body);
     tc_scope_pop(c);
+    tc_record_point(c, f->loc.end);
     f->nlocals = c->nlocals;
 
     Type *r = f->result_type;

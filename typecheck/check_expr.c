@@ -669,5 +669,6 @@ Type *tc_expr(Checker *c, Expr *e, Type *expected)
         break;
     }
     e->type = t ? t : ty_error;
+    tc_record_expr(c, e);
     return e->type;
 }

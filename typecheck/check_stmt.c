@@ -33,6 +33,7 @@ void tc_check_block_stmts(Checker *c, Stmt *block)
         tc_check_stmt(c, block);
         return;
     }
+    tc_record_point(c, block->loc.start);
     for (size_t i = 0; i < block->u.block.stmts.len; i++)
         tc_check_stmt(c, block->u.block.stmts.items[i]);
 }
@@ -91,6 +92,7 @@ static Type *check_target(Checker *c, Expr *t)
     case EX_NAME: {
         Type *ty = tc_name(c, t, true);
         t->type = ty;
+        tc_record_expr(c, t);
         if (ty->kind == TY_ERROR)
             return ty_error;
         if (t->u.name.res == RES_LOCAL && t->u.name.sym) {
@@ -344,4 +346,5 @@ void tc_check_stmt(Checker *c, Stmt *s)
         check_pool_stmt(c, s);
         break;
     }
+    tc_record_point(c, s->loc.end);
 }

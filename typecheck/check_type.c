@@ -322,6 +322,8 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
     }
     }
     te->resolved = t;
+    if (report)
+        tc_record_type(te);
     return t;
 }
 

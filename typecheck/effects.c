@@ -606,15 +606,29 @@ static void print_group(FILE *out, const EffSet *set, unsigned bit, bool *first)
     *first = false;
 }
 
-static void print_unit(FILE *out, const Unit *u)
+static void print_effects(FILE *out, const Unit *u)
 {
-    fprintf(out, "%s: ", unit_name(u));
     bool first = true;
     for (unsigned bit = EFF_READ; bit <= EFF_SEND; bit <<= 1)
         print_group(out, &u->summary, bit, &first);
     if (first)
         fputs("local", out);
+}
+
+static void print_unit(FILE *out, const Unit *u)
+{
+    fprintf(out, "%s: ", unit_name(u));
+    print_effects(out, u);
     fputc('\n', out);
+}
+
+bool eff_print_function(FILE *out, const FuncDecl *f)
+{
+    const Unit *u = f ? unit_of(f) : NULL;
+    if (!u)
+        return false;
+    print_effects(out, u);
+    return true;
 }
 
 void eff_print_report(FILE *out, const Program *program)

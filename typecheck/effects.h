@@ -16,10 +16,11 @@
  * recursion.  Declared effects are then checked (E0302).
  *
  * Three consumers read the same records, so prediction and measurement
- * cannot drift apart: the `--effects` report (eff_print_report), the
- * E0302 check, and the `--count-remote` instrumentation of the code
- * generator, which asks for each access it instruments whether the
- * analysis predicted it remote (eff_site).
+ * cannot drift apart: the `--effects` report (eff_print_report, and its
+ * lines one at a time for the language server's hovers), the E0302
+ * check, and the `--count-remote` instrumentation of the code generator,
+ * which asks for each access it instruments whether the analysis
+ * predicted it remote (eff_site).
  */
 #ifndef MOSAIC_EFFECTS_H
 #define MOSAIC_EFFECTS_H
@@ -49,6 +50,10 @@ bool eff_analyse(Program *program);
 /* The report of `mosaicc --effects`: one line per function and method,
  * in source order. */
 void eff_print_report(FILE *out, const Program *program);
+/* The EFFECTS part of one function's or method's line of that report
+ * ("local", "reads(m) writes(m)"), for tools; false, printing nothing,
+ * when f was not analysed. */
+bool eff_print_function(FILE *out, const FuncDecl *f);
 
 /* Forgets every record (the memory is the arena's): before another
  * program is analysed in the same process. */

@@ -5,4 +5,5 @@ mosaicc_SOURCES += \
 	typecheck/layouts.h typecheck/layouts.c typecheck/advisor.c \
 	typecheck/check.h typecheck/scope.c typecheck/check_type.c \
 	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \
-	typecheck/check_call.c typecheck/flow.c typecheck/warn.c
+	typecheck/check_call.c typecheck/flow.c typecheck/warn.c \
+	typecheck/record.h typecheck/record.c

@@ -144,6 +144,7 @@ void tc_declare(Checker *c, Binding b, const char *what)
     b.shadowed = prev;
     VEC_PUSH(c->bindings, b);
     tc_map_put(&c->visible, b.name, (void *)(uintptr_t)c->bindings.len);
+    tc_record_binding(c);
 }
 
 Sym *tc_new_sym(Checker *c, SymKind kind, const char *name, Loc loc, Type *type)

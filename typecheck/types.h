@@ -139,6 +139,11 @@ typedef struct BuiltinSpec {
 extern const BuiltinSpec tc_builtins[BI_COUNT];
 /* The result letter of a signature (after its `>`). */
 const char *tc_builtin_result(const char *sig);
+/* A built-in's signature in words, as the checker's notes and the
+ * language server's hovers show it: "built-in 'min' takes (int or float,
+ * int or float) and returns 'int or float'"; with the receiver's types
+ * for a method when `receiver` is given (may be NULL). */
+const char *tc_builtin_signature(int bi, const Type *receiver);
 
 /* Checks the whole program: names, types, places, classes, layouts and
  * pools, main.  `layout_overrides` are the `--layout NAME=SPEC` flags

@@ -35,8 +35,9 @@ static void run_one(const uint8_t *data, size_t size)
     diag_set_error_limit(0);    /* the limit exits; a fuzzer must not */
     uint32_t file = src_add("fuzz.mos", (const char *)data, size);
     Program *program = parse_program(file);
-    if (program && diag_error_count() == 0 && tc_check_program(program, NULL, 0))
-        eff_analyse(program);
+    if (program && diag_error_count() == 0 && tc_check_program(program, NULL, 0) &&
+        eff_analyse(program) && diag_error_count() == 0)
+        tc_warn_program(program);
     eff_reset();
     tc_reset();
     diag_reset();

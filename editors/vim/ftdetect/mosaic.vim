@@ -1,0 +1,2 @@
+" Mosaic source files (editors/vim/syntax/mosaic.vim).
+autocmd BufNewFile,BufRead *.mos setfiletype mosaic

@@ -1,0 +1,90 @@
+/* lsp.h — the language server's internal interface, shared by the files
+ * of lsp/.
+ *
+ * mosaic-lsp is split by concern: main.c (the program: options, a stack
+ * deep enough for the front end), rpc.c (framing and JSON), text.c
+ * (positions in UTF-16 units), analysis.c (the front end on a document),
+ * server.c (the session: lifecycle, documents, diagnostics, dispatch),
+ * hover.c (hovers and definitions), complete.c (completions).
+ *
+ * The server speaks the Language Server Protocol 3.17 over standard
+ * input and output, one request at a time, in the order received: every
+ * answer is computed from the document's latest text, re-analysed when
+ * it changed, so there is nothing to cancel or to keep consistent.
+ */
+#ifndef MOSAIC_LSP_H
+#define MOSAIC_LSP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <json.h>
+
+#include "analysis.h"
+#include "text.h"
+
+#define LSP_SERVER_NAME "mosaic-lsp"
+
+/* An open document: the text the editor last sent. */
+typedef struct Document {
+    char *uri;
+    char *text;             /* len bytes, NUL-terminated, malloc'd */
+    size_t len;
+    int64_t version;
+    LspText lines;
+    /* the effect report (mosaicc --effects) of the last version without
+     * errors, for hovers while the current one has some; malloc'd */
+    char *last_effects;
+} Document;
+
+typedef struct Server {
+    FILE *out;
+    bool initialized;       /* initialize was answered */
+    bool shut_down;         /* shutdown was answered */
+    bool exited;            /* exit was received */
+    /* what the client said it supports (initialize's capabilities) */
+    bool markdown;          /* hovers in Markdown */
+    bool related_info;      /* diagnostics' relatedInformation */
+    Document **docs;
+    size_t ndocs, docs_cap;
+    /* The one live analysis, and what it is of: a document at a version,
+     * or a completion's probe (analysed == NULL). */
+    Analysis analysis;
+    const Document *analysed;
+    int64_t analysed_version;
+    /* set by a request's handler that fails (server_fail) */
+    int error_code;
+    const char *error_message;
+} Server;
+
+/* Runs a session on in/out; returns the exit status (0 after shutdown
+ * and exit, 1 if the session ended otherwise). */
+int lsp_serve(FILE *in, FILE *out);
+
+/* ---- server.c --------------------------------------------------------------- */
+/* The analysis of doc's current text (made if the live one is not it). */
+const Analysis *server_analysis(Server *s, Document *doc);
+/* Makes the live analysis one of other text (a completion's probe). */
+const Analysis *server_probe(Server *s, Document *doc, const char *text, size_t len);
+/* A handler's failure: the error the request is answered with. */
+json_object *server_fail(Server *s, int code, const char *message);
+/* {"start": ..., "end": ...} of a span of doc. */
+json_object *lsp_range(const Document *doc, Loc loc);
+/* {"uri": ..., "range": ...} */
+json_object *lsp_location(const Document *doc, Loc loc);
+
+/* ---- hover.c ---------------------------------------------------------------- */
+json_object *lsp_hover(Server *s, Document *doc, uint32_t offset);
+json_object *lsp_definition(Server *s, Document *doc, uint32_t offset);
+/* One line of Mosaic saying what a declaration is, as hovers and
+ * completion details show it (arena strings). */
+const char *lsp_func_line(const Analysis *a, const FuncDecl *f);   /* "def f(x: int): int" */
+const char *lsp_class_line(const Analysis *a, const ClassDecl *k); /* "active class A<n>" */
+const char *lsp_field_line(const FieldDecl *f, const Type *t);     /* "var x: int" */
+const char *lsp_local_line(const Sym *sym, const Type *t);         /* "let x: int" */
+const char *lsp_pool_line(const Analysis *a, const PoolDecl *p);   /* "pool ps: P layout L" */
+
+/* ---- complete.c ------------------------------------------------------------- */
+json_object *lsp_completion(Server *s, Document *doc, uint32_t offset);
+
+#endif
