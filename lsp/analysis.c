@@ -15,6 +15,7 @@
  * found by binary search.
  */
 #include "analysis.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +26,11 @@
 #include "typecheck/types.h"
 #include "typecheck/effects.h"
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("mosaic-lsp: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
 
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
+    return memcpy(lsp_xrealloc(NULL, n), s, n);
 }
 
 /* ---- diagnostics ---------------------------------------------------------- */
@@ -73,7 +65,7 @@ static void collect(void *ctx, bool is_note, DiagCode code, Loc loc, const char 
     }
     c->dropped = false;
     if (a->ndiags == 0)
-        a->diags = xmalloc(ANALYSIS_MAX_ERRORS * sizeof *a->diags);
+        a->diags = lsp_xrealloc(NULL, ANALYSIS_MAX_ERRORS * sizeof *a->diags);
     a->diags[a->ndiags++] = (AnalysisDiag){loc, code, xstrdup(message), NULL, 0};
 }
 
@@ -166,7 +158,7 @@ static void build_index(Analysis *a)
         if (a->record.refs.items[i].span.file == a->file)
             VEC_PUSH(all, a->record.refs.items[i]);
     add_declarations(&all, a->program);
-    Indexed *ix = xmalloc(all.len * sizeof *ix);
+    Indexed *ix = lsp_xrealloc(NULL, all.len * sizeof *ix);
     for (size_t i = 0; i < all.len; i++)
         ix[i] = (Indexed){&all.items[i], i};
     qsort(ix, all.len, sizeof *ix, by_start);
@@ -200,7 +192,7 @@ void analysis_run(Analysis *a, const char *path, const char *text, size_t len,
     /* A byte-order mark says nothing (mosaicc drops it): blanked here,
      * not cut, so that offsets stay the document's. */
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-        char *copy = xmalloc(len);
+        char *copy = lsp_xrealloc(NULL, len);
         memcpy(copy, text, len);
         memset(copy, ' ', 3);
         a->file = src_add(path, copy, len);

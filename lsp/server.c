@@ -29,19 +29,9 @@
 #include "rpc.h"
 #include "typecheck/effects.h"
 
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("mosaic-lsp: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
-
 static char *xstrndup(const char *s, size_t n)
 {
-    char *p = xrealloc(NULL, n + 1);
+    char *p = lsp_xrealloc(NULL, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -168,7 +158,7 @@ static json_object *diagnostic(Server *s, const Document *doc, const AnalysisDia
     size_t len = strlen(d->message) + 1;
     for (size_t i = 0; i < d->nnotes; i++)
         len += strlen(d->notes[i].message) + 64;
-    char *msg = xrealloc(NULL, len);
+    char *msg = lsp_xrealloc(NULL, len);
     size_t n = (size_t)snprintf(msg, len, "%s", d->message);
     json_object *related = json_object_new_array();
     for (size_t i = 0; i < d->nnotes; i++) {
@@ -290,12 +280,12 @@ static void on_did_open(Server *s, json_object *params)
         return;
     Document *d = find_doc(s, uri);
     if (!d) {
-        d = xrealloc(NULL, sizeof *d);
+        d = lsp_xrealloc(NULL, sizeof *d);
         memset(d, 0, sizeof *d);
         d->uri = xstrndup(uri, strlen(uri));
         if (s->ndocs == s->docs_cap) {
             s->docs_cap = s->docs_cap ? 2 * s->docs_cap : 8;
-            s->docs = xrealloc(s->docs, s->docs_cap * sizeof *s->docs);
+            s->docs = lsp_xrealloc(s->docs, s->docs_cap * sizeof *s->docs);
         }
         s->docs[s->ndocs++] = d;
     }
@@ -330,7 +320,7 @@ static void apply_change(Document *d, json_object *change)
     if (b < a)
         b = a;
     size_t len = d->len - (b - a) + tlen;
-    char *next = xrealloc(NULL, len + 1);
+    char *next = lsp_xrealloc(NULL, len + 1);
     memcpy(next, d->text, a);
     memcpy(next + a, t, tlen);
     memcpy(next + a + tlen, d->text + b, d->len - b);

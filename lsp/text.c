@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xmalloc(size_t n)
+void *lsp_xrealloc(void *p, size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    p = realloc(p, n ? n : 1);
     if (!p) {
         fputs("mosaic-lsp: out of memory\n", stderr);
         exit(2);
@@ -30,7 +30,7 @@ void text_init(LspText *t, const char *s, size_t len)
             n++;
     t->s = s;
     t->len = len;
-    t->lines = xmalloc(n * sizeof *t->lines);
+    t->lines = lsp_xrealloc(NULL, n * sizeof *t->lines);
     t->nlines = 0;
     t->lines[t->nlines++] = 0;
     for (size_t i = 0; i < len; i++)
@@ -161,7 +161,7 @@ size_t text_offset(const LspText *t, LspPos p)
 char *text_utf8(const char *s, size_t n)
 {
     /* each bad byte becomes three: U+FFFD is EF BF BD */
-    char *out = xmalloc(3 * n + 1), *o = out;
+    char *out = lsp_xrealloc(NULL, 3 * n + 1), *o = out;
     for (size_t i = 0; i < n;) {
         uint32_t c;
         size_t k = utf8_char((const unsigned char *)s + i, n - i, &c);

@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* realloc that ends the server (status 2, a line on stderr) when memory
+ * runs out; (NULL, n) allocates.  The one allocator of lsp/. */
+void *lsp_xrealloc(void *p, size_t n);
+
 typedef struct LspText {
     const char *s;          /* not owned */
     size_t len;

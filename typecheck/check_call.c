@@ -107,10 +107,10 @@ static void explain_param_place(FuncDecl *f, Param *p, const Type *want, const T
               "here, %s", ty_name(want), who, ty_show(want),
               f->owner ? "the receiver's home" : "the caller's node");
     if (tc_place_is_node(got->places[0]))
-        diag_note(LOC_NONE, "to accept a '%s', write '%s<?>' for parameter '%s', or name "
+        diag_note(p->name.loc, "to accept a '%s', write '%s<?>' for parameter '%s', or name "
                   "a place parameter there", ty_show(got), ty_name(want), p->name.text);
     else
-        diag_note(LOC_NONE, "to accept a '%s', name a place parameter in the type of "
+        diag_note(p->name.loc, "to accept a '%s', name a place parameter in the type of "
                   "parameter '%s'", ty_show(got), p->name.text);
 }
 

@@ -492,8 +492,8 @@ static Type *check_map_lit(Checker *c, Expr *e, Type *expected)
         }
         bool key_ok = tc_expect(c, keys->items[i], key);
         if (!tc_expect(c, values->items[i], value) || !key_ok)
-            diag_note(LOC_NONE, "the first entry makes this a 'Map<%s, %s>'", ty_name(key),
-                      ty_name(value));
+            diag_note(keys->items[0]->loc, "the first entry makes this a 'Map<%s, %s>'",
+                      ty_name(key), ty_name(value));
     }
     return ok ? ty_map(key, value, tc_default_place(c)) : ty_error;
 }

@@ -109,7 +109,7 @@ static Type *check_target(Checker *c, Expr *t)
             diag_error(t->loc, DIAG_E0203, "cannot assign to %s '%s'", what, s->name);
             diag_note(s->loc, "'%s' declared here", s->name);
             if (s->kind == SYM_LET)
-                diag_note(LOC_NONE, "declare it with 'var' to make it mutable");
+                diag_note(s->loc, "declare it with 'var' to make it mutable");
             return ty_error;
         }
         if (t->u.name.res == RES_FIELD && t->u.name.field) {
