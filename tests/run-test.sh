@@ -10,6 +10,8 @@
 #                  `// expect: TEXT` lines, in order (TEXT is everything
 #                  after "// expect: "; a bare `// expect:` is an empty
 #                  line), and the status `// expect-exit: N` (default 0).
+#                  A file with a trailing `// warning[CODE]` anywhere must
+#                  get exactly the warnings so annotated, by line and code.
 #                  With `--count-remote` among its flags, the program's
 #                  remote-access report (LANGUAGE.md §5) is checked too:
 #                  stderr must have its `remote accesses: ` line, and the
@@ -251,6 +253,13 @@ check_remote() {
 test_run() {
     compile
     [ "$cstatus" -eq 0 ] || fail "compilation failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    # A program annotated with `// warning[CODE]` gets exactly those
+    # warnings (docs/warnings.md), each on its line.
+    if grep -q '// *.*warning\[[A-Z][0-9]*\]' "$file"; then
+        annotated_diagnostics >"$tmp/annotated"
+        reported_diagnostics /dev/null >"$tmp/reported"
+        compare_diagnostics
+    fi
     run_program
 
     directive_lines expect >"$tmp/expected"
@@ -271,6 +280,50 @@ test_run() {
     pass
 }
 
+# annotated_diagnostics: "error 12 E0200" for each `error[E0200]` (and
+# "warning 3 W0001" for each `warning[W0001]`) in a comment of the file.
+annotated_diagnostics() {
+    awk '{
+        i = index($0, "//")
+        if (!i) next
+        rest = substr($0, i)
+        while (match(rest, /(error|warning)\[[A-Z][0-9]+\]/)) {
+            t = substr(rest, RSTART, RLENGTH)
+            split(t, p, "[")
+            print p[1], NR, substr(p[2], 1, length(p[2]) - 1)
+            rest = substr(rest, RSTART + RLENGTH)
+        }
+    }' "$file" | sort -u
+}
+
+# reported_diagnostics ANYFILE: the same triples from the compiler's
+# diagnostics, leaving out the codes listed in ANYFILE.
+reported_diagnostics() {
+    awk -v anyfile="$1" '
+        BEGIN { while ((getline c < anyfile) > 0) any[c] = 1 }
+        /^[^ ]/ && match($0, /:[0-9]+:[0-9]+: (error|warning)\[[A-Z][0-9]+\]: /) {
+            s = substr($0, RSTART + 1, RLENGTH - 1)
+            split(s, p, ":")
+            kind = (s ~ /: error\[/) ? "error" : "warning"
+            match(s, /\[[A-Z][0-9]+\]/)
+            code = substr(s, RSTART + 1, RLENGTH - 2)
+            if (!(code in any)) print kind, p[1], code
+        }' "$tmp/compile.err" | sort -u
+}
+
+# compare_diagnostics: fails unless $tmp/annotated equals $tmp/reported.
+compare_diagnostics() {
+    if ! cmp -s "$tmp/annotated" "$tmp/reported"; then
+        {
+            comm -23 "$tmp/annotated" "$tmp/reported" |
+                awk '{ printf "line %s: missing %s[%s]\n", $2, $1, $3 }'
+            comm -13 "$tmp/annotated" "$tmp/reported" |
+                awk '{ printf "line %s: unexpected %s[%s]\n", $2, $1, $3 }'
+        } | sort -k 2,2n >"$tmp/mismatch"
+        fail "reported diagnostics differ from the annotations" "$tmp/mismatch" "$tmp/compile.err"
+    fi
+}
+
 test_compile_fail() {
     compile
     case $cstatus in
@@ -282,31 +335,8 @@ test_compile_fail() {
     # Codes that may be reported anywhere (`// expect-error: CODE`).
     sed -n 's|^.*// expect-error:[ 	]*\([A-Z][0-9][0-9]*\).*$|\1|p' "$file" | sort -u >"$tmp/anywhere"
 
-    # Annotated: "error 12 E0200" for each `error[E0200]` in a comment.
-    awk '{
-        i = index($0, "//")
-        if (!i) next
-        rest = substr($0, i)
-        while (match(rest, /(error|warning)\[[A-Z][0-9]+\]/)) {
-            t = substr(rest, RSTART, RLENGTH)
-            split(t, p, "[")
-            print p[1], NR, substr(p[2], 1, length(p[2]) - 1)
-            rest = substr(rest, RSTART + RLENGTH)
-        }
-    }' "$file" | sort -u >"$tmp/annotated"
-
-    # Reported: the same triples from the compiler's diagnostics, leaving
-    # out codes expected anywhere.
-    awk -v anyfile="$tmp/anywhere" '
-        BEGIN { while ((getline c < anyfile) > 0) any[c] = 1 }
-        /^[^ ]/ && match($0, /:[0-9]+:[0-9]+: (error|warning)\[[A-Z][0-9]+\]: /) {
-            s = substr($0, RSTART + 1, RLENGTH - 1)
-            split(s, p, ":")
-            kind = (s ~ /: error\[/) ? "error" : "warning"
-            match(s, /\[[A-Z][0-9]+\]/)
-            code = substr(s, RSTART + 1, RLENGTH - 2)
-            if (!(code in any)) print kind, p[1], code
-        }' "$tmp/compile.err" | sort -u >"$tmp/reported"
+    annotated_diagnostics >"$tmp/annotated"
+    reported_diagnostics "$tmp/anywhere" >"$tmp/reported"
 
     problems=
     while read -r code; do
@@ -316,15 +346,7 @@ test_compile_fail() {
         fail "expected error code(s) not reported:$problems" "$tmp/compile.err"
     fi
 
-    if ! cmp -s "$tmp/annotated" "$tmp/reported"; then
-        {
-            comm -23 "$tmp/annotated" "$tmp/reported" |
-                awk '{ printf "line %s: missing %s[%s]\n", $2, $1, $3 }'
-            comm -13 "$tmp/annotated" "$tmp/reported" |
-                awk '{ printf "line %s: unexpected %s[%s]\n", $2, $1, $3 }'
-        } | sort -k 2,2n >"$tmp/mismatch"
-        fail "reported diagnostics differ from the annotations" "$tmp/mismatch" "$tmp/compile.err"
-    fi
+    compare_diagnostics
     pass
 }
 
