@@ -329,7 +329,33 @@ LLVMValueRef cg_get(CgFn *f, Expr *e)
     Cg *cg = f->cg;
     LLVMValueRef fut = cg_expr(f, e->u.get.future);
     cg_debug_loc(f, e->loc);
-    LLVMValueRef args[2] = {fut, cg_where(cg, e->loc)};
+    LLVMValueRef where = cg_where(cg, e->loc);
+    if (f->decl) {
+        CgWaitSite site = {where, f->decl->owner ? arena_printf("%s.%s", f->decl->owner->name.text,
+                                                                f->decl->name.text)
+                                                 : f->decl->name.text};
+        VEC_PUSH(cg->wait_sites, site);
+    }
+    LLVMValueRef args[2] = {fut, where};
     LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_future_get, args, 2, "got.bits");
     return decode(f, bits, e->type);
+}
+
+void cg_emit_wait_sites(Cg *cg)
+{
+    LLVMTypeRef site_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_ptr, cg->t_ptr},
+                                                 2, 0);
+    size_t n = cg->wait_sites.len;
+    LLVMValueRef *elems = arena_alloc((n + 1) * sizeof *elems);
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef v[2] = {cg->wait_sites.items[i].where,
+                             cg_cstring(cg, cg->wait_sites.items[i].function, "function")};
+        elems[i] = LLVMConstStructInContext(cg->ctx, v, 2, 0);
+    }
+    LLVMValueRef end[2] = {LLVMConstNull(cg->t_ptr), LLVMConstNull(cg->t_ptr)};
+    elems[n] = LLVMConstStructInContext(cg->ctx, end, 2, 0);
+    LLVMValueRef arr = LLVMConstArray(site_t, elems, (unsigned)n + 1);
+    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos_wait_sites");
+    LLVMSetInitializer(table, arr);
+    LLVMSetGlobalConstant(table, 1);
 }

@@ -110,6 +110,12 @@ typedef struct CgInst {
 } CgInst;
 typedef VEC(CgInst *) CgInstList;
 
+/* A `get`: its where string and the function it is in (mos_wait_sites). */
+typedef struct CgWaitSite {
+    LLVMValueRef where;
+    const char *function;   /* "main", "f", "Class.method" */
+} CgWaitSite;
+
 /* One instrumented access of --count-remote (remote.c): a MosRemoteSite. */
 typedef struct CgRemoteSite {
     int64_t line;
@@ -147,6 +153,7 @@ typedef struct Cg {
     CgMap intrinsics;           /* intrinsic name -> CgFunc * */
     VEC(CgInst *) pending_runs; /* run functions declared, body not yet */
     VEC(CgRemoteSite) remote_sites; /* --count-remote: mos_remote_table */
+    VEC(CgWaitSite) wait_sites;     /* every get: mos_wait_sites */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
      * (see expr.c); access tags, created on first use */
@@ -467,6 +474,9 @@ LLVMValueRef cg_send(CgFn *f, Expr *e, bool want_future);
 LLVMValueRef cg_get(CgFn *f, Expr *e);
 /* Emits the bodies of the message run functions the sends declared. */
 void cg_emit_message_runs(Cg *cg);
+/* mos_wait_sites: every get of the module, with the function it is in,
+ * for the runtime's deadlock report (mosaic_rt.h). */
+void cg_emit_wait_sites(Cg *cg);
 
 /* ---- checks.c ---------------------------------------------------------- */
 

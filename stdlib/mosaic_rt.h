@@ -289,6 +289,16 @@ typedef struct MosRemoteTable {
 } MosRemoteTable;
 #define MOS_ARRAY_NODE_PREFIX 16    /* keeps the MosArray 16-byte aligned */
 extern const MosRemoteTable mos_remote_table;
+
+/* Every `get` of the program: its where string (the very pointer it
+ * passes to mos_future_get) and the function it is in ("main", "f",
+ * "Class.method"), ended by a pair of NULLs.  A deadlock report names the
+ * function of each waiter from it (sched.c). */
+typedef struct MosWaitSite {
+    const char *where;
+    const char *function;
+} MosWaitSite;
+extern const MosWaitSite mos_wait_sites[];
 /* The node of the code the thread runs: its actor's home, 0 in main
  * (what mos_node_id() answers; instrumented code compares with it before
  * calling mos_cr_access, so a local access costs a load and a branch). */

@@ -352,11 +352,27 @@ static const MosFrame *waiter_frame(const MosFrame *fr, void *ctx)
 /* Waiters listed by a deadlock report at most. */
 #define RT_DEADLOCK_LIST_MAX 32
 
+extern const MosWaitSite mos_wait_sites[] __attribute__((weak));
+
+/* The function a get is in, from the program's table of gets (weak: a
+ * unit test that stands in for a program has none); NULL if unknown. */
+static const char *wait_function(const char *where)
+{
+    if (!mos_wait_sites || !where)
+        return NULL;
+    for (const MosWaitSite *s = mos_wait_sites; s->where; s++)
+        if (s->where == where || strcmp(s->where, where) == 0)
+            return s->function;
+    return NULL;
+}
+
 static void write_waiter(const RtWaiter *w)
 {
     char line[256];
-    int n = snprintf(line, sizeof line, "  %s waits at %s\n",
-                     w->is_main ? "main" : "an actor", w->where ? w->where : RT_NOWHERE);
+    const char *function = wait_function(w->where);
+    int n = snprintf(line, sizeof line, "  %s waits at %s%s%s%s\n",
+                     w->is_main ? "main" : "an actor", w->where ? w->where : RT_NOWHERE,
+                     function ? ", in '" : "", function ? function : "", function ? "'" : "");
     if (n > 0)
         rt_write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     rt_backtrace_write(STDERR_FILENO, w->frames, w->where, waiter_frame, (void *)w, "    ");
@@ -371,8 +387,8 @@ static int waiter_before(const RtWaiter *a, const RtWaiter *b)
     return strcmp(a->where ? a->where : "", b->where ? b->where : "") < 0;
 }
 
-/* After the deadlock's message: every waiter, each with its frames under
- * -g (which name the method of an actor's turn: its class and method).
+/* After the deadlock's message: every waiter, with the function or
+ * method (class and method) its get is in, and its frames under -g.
  * Nothing runs any more, so the list holds still. */
 static void write_waiters(void *unused)
 {

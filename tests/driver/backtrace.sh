@@ -134,15 +134,15 @@ def main() {
 MOS
 cat >dl.expected <<'TXT'
 dl.mos:8:11: runtime error: deadlock: main is waiting on a future that can never be fulfilled
-  main waits at dl.mos:8:11
+  main waits at dl.mos:8:11, in 'main'
     at main (dl.mos:8)
-  an actor waits at dl.mos:2:28
+  an actor waits at dl.mos:2:28, in 'A.self'
     at A.self (dl.mos:2)
 TXT
 "$mosaicc" -g -o dl dl.mos && run ./dl && cmp -s err dl.expected
 check "-g: a deadlock names each waiter's method and line" $?
 "$mosaicc" -o dl dl.mos && run ./dl && grep -v '^    at' dl.expected | cmp -s err -
-check "without -g: a deadlock lists where each waiter waits" $?
+check "without -g: a deadlock lists where each waiter waits, and in what method" $?
 
 "$mosaicc" -g -o dl dl.mos && run MOSAIC_THREADS=1 ./dl && cmp -s err dl.expected
 check "-g, one worker: the same report" $?
