@@ -375,7 +375,8 @@ void tc_warn_program(const Program *program)
         snprintf(x.message, sizeof x.message, "function '%s' is never called", f->name.text);
         VEC_PUSH(out, x);
     }
-    qsort(out.items, out.len, sizeof *out.items, by_place);
+    if (out.len > 1)
+        qsort(out.items, out.len, sizeof *out.items, by_place);
     for (size_t i = 0; i < out.len; i++)
         report(&out.items[i]);
 }
