@@ -227,22 +227,42 @@ MosString *mos_string_concat_n(const MosPart *parts, int64_t n)
     return append(first, extra, &tail);
 }
 
+/* The digits of 0..99 in pairs: formatting takes two digits per division,
+ * written from the end, once the number's length is known. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static int decimal_length(uint64_t u)
+{
+    int n = 1;
+    for (uint64_t limit = 10; n < 20 && u >= limit; limit *= 10)
+        n++;
+    return n;
+}
+
 int rt_format_int(int64_t v, char *buf)
 {
-    char tmp[RT_INT_BUF];
-    int n = 0;
-    /* work on the magnitude as unsigned so INT64_MIN needs no special case */
+    /* the magnitude as unsigned, so INT64_MIN needs no special case */
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    int len = 0;
-    if (v < 0)
-        buf[len++] = '-';
-    while (n > 0)
-        buf[len++] = tmp[--n];
-    buf[len] = '\0';
+    int sign = v < 0, len = sign + decimal_length(u);
+    char *p = buf + len;
+    *p = '\0';
+    while (u >= 100) {
+        unsigned pair = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--p = digit_pairs[pair + 1];
+        *--p = digit_pairs[pair];
+    }
+    if (u >= 10) {
+        *--p = digit_pairs[u * 2 + 1];
+        *--p = digit_pairs[u * 2];
+    } else {
+        *--p = (char)('0' + u);
+    }
+    if (sign)
+        buf[0] = '-';
     return len;
 }
 
