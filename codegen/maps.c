@@ -67,6 +67,140 @@ static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *
         cg_count_access(f, site, loc, cg_remote_node(f, m, mx->type), kinds);
 }
 
+/* ---- the first probe of an int key, in line -----------------------------
+ *
+ * A lookup of an int or bool key is one cache miss; what matters beside it
+ * is how many lookups the processor keeps in flight at once, and a call
+ * into the runtime for each stands in their way.  So `m[k]`, `m.get(k, d)`
+ * and `m.has(k)` make the first probe here (mosaic_rt.h, MOS_MAP_PAIRS):
+ * the hash as map.c's hash_int computes it, then the slot it names.  An
+ * empty slot (or an empty map) means no such key, the key means its
+ * value; another key there is a collision, and the runtime probes on. */
+
+/* The weak-free external @mos_map_secret, declared once. */
+static LLVMValueRef map_secret(Cg *cg)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, "mos_map_secret");
+    if (!g) {
+        g = LLVMAddGlobal(cg->mod, LLVMArrayType(cg->t_i64, 2), "mos_map_secret");
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+    }
+    return g;
+}
+
+static LLVMValueRef header_word(Cg *cg, LLVMValueRef m, unsigned offset, LLVMTypeRef t,
+                                const char *name)
+{
+    LLVMValueRef at = LLVMConstInt(cg->t_i64, offset, 0);
+    LLVMValueRef addr = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, m, &at, 1, "");
+    return LLVMBuildLoad2(cg->b, t, addr, name);
+}
+
+/* map.c's hash_int of the key word k. */
+static LLVMValueRef int_key_hash(Cg *cg, LLVMValueRef k)
+{
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef secret = map_secret(cg), one = LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef s0 = LLVMBuildLoad2(b, cg->t_i64, secret, "secret0");
+    LLVMValueRef s1 = LLVMBuildLoad2(b, cg->t_i64,
+                                     LLVMBuildInBoundsGEP2(b, cg->t_i64, secret, &one, 1, ""),
+                                     "secret1");
+    LLVMValueRef h = LLVMBuildMul(b, LLVMBuildXor(b, k, s0, ""),
+                                  LLVMConstInt(cg->t_i64, 0xbf58476d1ce4e5b9ull, 0), "");
+    h = LLVMBuildXor(b, h, LLVMBuildLShr(b, h, LLVMConstInt(cg->t_i64, 31, 0), ""), "");
+    h = LLVMBuildMul(b, LLVMBuildXor(b, h, s1, ""),
+                     LLVMConstInt(cg->t_i64, 0x94d049bb133111ebull, 0), "");
+    return LLVMBuildXor(b, h, LLVMBuildLShr(b, h, LLVMConstInt(cg->t_i64, 29, 0), ""), "hash");
+}
+
+/* The runtime's lookup, for a collision (and, without `if_absent`, for an
+ * absent key too): an i64 word. */
+typedef LLVMValueRef SlowLookup(CgFn *f, void *ctx);
+
+/* The word a lookup of key word k in m gives: the value (or 1 when not
+ * `value`) if the first probe finds k, `if_absent` if it finds an empty
+ * slot, else what slow() makes of it. */
+static LLVMValueRef probe_int_key(CgFn *f, LLVMValueRef m, LLVMValueRef k, bool value,
+                                  LLVMValueRef if_absent, SlowLookup *slow, void *ctx)
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.probe");
+    LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.check");
+    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.found");
+    LLVMBasicBlockRef absent = if_absent ? LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.absent")
+                                         : NULL;
+    LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.other");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.join");
+    LLVMBasicBlockRef none = absent ? absent : other;
+    LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
+
+    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, size, zero, ""), probe, none);
+
+    LLVMPositionBuilderAtEnd(b, probe);
+    LLVMValueRef empty = header_word(cg, m, MOS_MAP_EMPTY, cg->t_i64, "map.empty");
+    LLVMValueRef mask = header_word(cg, m, MOS_MAP_MASK, cg->t_i64, "map.mask");
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PAIRS, cg->t_ptr, "map.pairs");
+    LLVMValueRef index = LLVMBuildAnd(b, int_key_hash(cg, k), mask, "");
+    LLVMValueRef offset = LLVMBuildShl(b, index, LLVMConstInt(cg->t_i64, 4, 0), "");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &offset, 1, "map.slot");
+    LLVMValueRef held = LLVMBuildLoad2(b, cg->t_i64, slot, "map.key");
+    /* an empty slot first: a held key never equals the mark */
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, empty, ""), none, check);
+
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, k, ""), found, other);
+
+    LLVMPositionBuilderAtEnd(b, found);
+    LLVMValueRef eight = LLVMConstInt(cg->t_i64, 8, 0);
+    LLVMValueRef hit = value ? LLVMBuildLoad2(b, cg->t_i64,
+                                              LLVMBuildInBoundsGEP2(b, cg->t_i8, slot, &eight, 1, ""),
+                                              "map.value")
+                             : LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMBuildBr(b, join);
+
+    if (absent) {
+        LLVMPositionBuilderAtEnd(b, absent);
+        LLVMBuildBr(b, join);
+    }
+
+    LLVMPositionBuilderAtEnd(b, other);
+    LLVMValueRef slow_word = slow(f, ctx);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, join);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->t_i64, "map.word");
+    LLVMValueRef words[3] = {hit, slow_word, if_absent};
+    LLVMBasicBlockRef from[3] = {found, slow_end, absent};
+    LLVMAddIncoming(phi, words, from, absent ? 3 : 2);
+    return phi;
+}
+
+static bool int_keyed(const Type *t)
+{
+    return t->key->kind != TY_STRING;
+}
+
+/* A runtime call of `which` with the arguments `args` (nargs of them),
+ * as a slow path: its result as an i64 word. */
+typedef struct RtLookup {
+    CgRt which;
+    LLVMValueRef args[4];
+    unsigned nargs;
+} RtLookup;
+
+static LLVMValueRef rt_lookup(CgFn *f, void *ctx)
+{
+    RtLookup *l = ctx;
+    LLVMValueRef r = cg_call_rt(f, l->which, l->args, l->nargs, "map.slow");
+    if (LLVMTypeOf(r) != f->cg->t_i64)
+        r = LLVMBuildZExt(f->cg->b, r, f->cg->t_i64, "");
+    return r;
+}
+
 static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMValueRef value,
                 Loc loc)
 {
@@ -79,9 +213,10 @@ static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMVa
 static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, Loc loc)
 {
     Cg *cg = f->cg;
-    LLVMValueRef args[3] = {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)};
-    return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_map_get, args, 3, "entry"), t->elem,
-                        "value");
+    RtLookup l = {CG_RT_mos_map_get, {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)}, 3};
+    LLVMValueRef word = int_keyed(t) ? probe_int_key(f, m, l.args[1], true, NULL, rt_lookup, &l)
+                                     : rt_lookup(f, &l);
+    return cg_from_word(cg, word, t->elem, "value");
 }
 
 LLVMValueRef cg_new_map(CgFn *f, Expr *e)
@@ -245,10 +380,20 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
     touch(f, m, mx, e->loc, e,
           tc_builtins[bi].effect == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
     switch (bi) {
-    case MM_GET:
-        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_map_get_or, v, n, "entry"), t->elem,
-                            "value");
+    case MM_GET: {
+        RtLookup l = {CG_RT_mos_map_get_or, {v[0], v[1], v[2], v[3]}, n};
+        LLVMValueRef word = int_keyed(t) ? probe_int_key(f, m, v[1], true, v[2], rt_lookup, &l)
+                                         : rt_lookup(f, &l);
+        return cg_from_word(cg, word, t->elem, "value");
+    }
     case MM_HAS:
+        if (int_keyed(t)) {
+            RtLookup l = {CG_RT_mos_map_has, {v[0], v[1], v[2]}, n};
+            LLVMValueRef word = probe_int_key(f, m, v[1], false, LLVMConstInt(cg->t_i64, 0, 0),
+                                              rt_lookup, &l);
+            return LLVMBuildICmp(cg->b, LLVMIntNE, word, LLVMConstInt(cg->t_i64, 0, 0), "has");
+        }
+        /* fall through */
     case MM_REMOVE: {
         LLVMValueRef r = cg_call_rt(f, bi == MM_HAS ? CG_RT_mos_map_has : CG_RT_mos_map_remove,
                                     v, n, bi == MM_HAS ? "has" : "removed");

@@ -112,6 +112,9 @@ struct MosMap {
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
                "generated code reads a map's size and node at these offsets");
+_Static_assert(offsetof(MosMap, pairs) == MOS_MAP_PAIRS && offsetof(MosMap, empty) == MOS_MAP_EMPTY &&
+                   offsetof(MosMap, mask) == MOS_MAP_MASK && sizeof(Pair) == 16,
+               "generated code probes an int-keyed map's first slot at these offsets");
 
 #define FIRST_SLOTS 16
 #define MAX_ENTRIES ((int64_t)1 << 31)  /* entry numbers fit 32 bits, slots 2^32 */
@@ -133,17 +136,17 @@ static inline uint32_t meta_tag(uint64_t meta)
 
 /* ---- hashing ------------------------------------------------------------- */
 
-static uint64_t secret[2];
+uint64_t mos_map_secret[2];     /* generated code hashes int keys too */
 static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
 
 static void choose_secret(void)
 {
-    if (getrandom(secret, sizeof secret, GRND_NONBLOCK) != (ssize_t)sizeof secret) {
+    if (getrandom(mos_map_secret, sizeof mos_map_secret, GRND_NONBLOCK) != (ssize_t)sizeof mos_map_secret) {
         /* no entropy yet (early boot): still differs from run to run */
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        secret[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
-        secret[1] = (uint64_t)ts.tv_sec * 0xc2b2ae3d27d4eb4full ^ (uintptr_t)&ts;
+        mos_map_secret[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+        mos_map_secret[1] = (uint64_t)ts.tv_sec * 0xc2b2ae3d27d4eb4full ^ (uintptr_t)&ts;
     }
 }
 
@@ -163,8 +166,8 @@ static inline uint64_t rotl(uint64_t x, int b)
 /* SipHash-1-3 of n bytes under the process's secret. */
 static uint64_t siphash13(const unsigned char *p, size_t n)
 {
-    uint64_t v0 = secret[0] ^ 0x736f6d6570736575ull, v1 = secret[1] ^ 0x646f72616e646f6dull;
-    uint64_t v2 = secret[0] ^ 0x6c7967656e657261ull, v3 = secret[1] ^ 0x7465646279746573ull;
+    uint64_t v0 = mos_map_secret[0] ^ 0x736f6d6570736575ull, v1 = mos_map_secret[1] ^ 0x646f72616e646f6dull;
+    uint64_t v2 = mos_map_secret[0] ^ 0x6c7967656e657261ull, v3 = mos_map_secret[1] ^ 0x7465646279746573ull;
     const unsigned char *end = p + (n & ~(size_t)7);
     for (; p < end; p += 8) {
         uint64_t m;
@@ -188,12 +191,13 @@ static uint64_t siphash13(const unsigned char *p, size_t n)
 
 /* An int or bool key's hash: a bijective mix of key and secret, so that
  * every bit of both reaches the low bits the index uses.  Inline: it is
- * most of a lookup's work besides the one cache miss. */
+ * most of a lookup's work besides the one cache miss.  Generated code
+ * computes the same (codegen/maps.c, int_key_hash): the two must agree. */
 static inline uint64_t hash_int(int64_t key)
 {
-    uint64_t h = ((uint64_t)key ^ secret[0]) * 0xbf58476d1ce4e5b9ull;
+    uint64_t h = ((uint64_t)key ^ mos_map_secret[0]) * 0xbf58476d1ce4e5b9ull;
     h ^= h >> 31;
-    h = (h ^ secret[1]) * 0x94d049bb133111ebull;
+    h = (h ^ mos_map_secret[1]) * 0x94d049bb133111ebull;
     return h ^ (h >> 29);
 }
 
@@ -257,10 +261,10 @@ static inline bool is_narrow(const MosMap *m)
 static int64_t draw_empty_key(void)
 {
     static _Atomic uint64_t drawn;
-    uint64_t x = secret[0] + 0x9e3779b97f4a7c15ull * ++drawn;
+    uint64_t x = mos_map_secret[0] + 0x9e3779b97f4a7c15ull * ++drawn;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return (int64_t)(x ^ (x >> 31) ^ secret[1]);
+    return (int64_t)(x ^ (x >> 31) ^ mos_map_secret[1]);
 }
 
 MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, int64_t node,
