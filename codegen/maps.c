@@ -155,10 +155,10 @@ static LLVMValueRef probe_int_key(CgFn *f, LLVMValueRef m, LLVMValueRef k, bool 
 
     LLVMPositionBuilderAtEnd(b, found);
     LLVMValueRef eight = LLVMConstInt(cg->t_i64, 8, 0);
-    LLVMValueRef hit = value ? LLVMBuildLoad2(b, cg->t_i64,
-                                              LLVMBuildInBoundsGEP2(b, cg->t_i8, slot, &eight, 1, ""),
-                                              "map.value")
-                             : LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef hit = LLVMConstInt(cg->t_i64, 1, 0);
+    if (value)
+        hit = LLVMBuildLoad2(b, cg->t_i64, LLVMBuildInBoundsGEP2(b, cg->t_i8, slot, &eight, 1, ""),
+                             "map.value");
     LLVMBuildBr(b, join);
 
     if (absent) {

@@ -1123,8 +1123,8 @@ static void note_habit(ParseState *ps, yyscan_t scanner, yysymbol_kind_t tok, Lo
     size_t w_end = w;
     while (w > 0 && ((text[w - 1] >= 'a' && text[w - 1] <= 'z') || text[w - 1] == '_'))
         w--;
-    if (tok == YYSYMBOL_IDENT && w < w_end && note_foreign_word(ps, scanner, (Loc){loc.file, (uint32_t)w,
-                                                                         (uint32_t)w_end}))
+    Loc before = {loc.file, (uint32_t)w, (uint32_t)w_end};
+    if (tok == YYSYMBOL_IDENT && w < w_end && note_foreign_word(ps, scanner, before))
         return;
     /* `switch (x) {`: the error is further on, the word begins the line */
     size_t first = loc.start;
@@ -1135,8 +1135,9 @@ static void note_habit(ParseState *ps, yyscan_t scanner, yysymbol_kind_t tok, Lo
     size_t first_end = first;
     while (first_end < loc.start && text[first_end] >= 'a' && text[first_end] <= 'z')
         first_end++;
-    if (first_end > first && first_end < loc.start && (first_end != w_end || tok != YYSYMBOL_IDENT) &&
-        note_foreign_word(ps, scanner, (Loc){loc.file, (uint32_t)first, (uint32_t)first_end}))
+    Loc line_word = {loc.file, (uint32_t)first, (uint32_t)first_end};
+    if (first_end > first && first_end < loc.start &&
+        (first_end != w_end || tok != YYSYMBOL_IDENT) && note_foreign_word(ps, scanner, line_word))
         return;
     bool arrow = (tok == YYSYMBOL_GT && prev == '=') || (tok == YYSYMBOL_ASSIGN && next == '>');
     if (arrow || after_lambda_word(text, loc.start) ||

@@ -112,7 +112,8 @@ struct MosMap {
 
 _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
                "generated code reads a map's size and node at these offsets");
-_Static_assert(offsetof(MosMap, pairs) == MOS_MAP_PAIRS && offsetof(MosMap, empty) == MOS_MAP_EMPTY &&
+_Static_assert(offsetof(MosMap, pairs) == MOS_MAP_PAIRS &&
+                   offsetof(MosMap, empty) == MOS_MAP_EMPTY &&
                    offsetof(MosMap, mask) == MOS_MAP_MASK && sizeof(Pair) == 16,
                "generated code probes an int-keyed map's first slot at these offsets");
 
@@ -141,7 +142,8 @@ static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
 
 static void choose_secret(void)
 {
-    if (getrandom(mos_map_secret, sizeof mos_map_secret, GRND_NONBLOCK) != (ssize_t)sizeof mos_map_secret) {
+    uint64_t *secret = mos_map_secret;
+    if (getrandom(secret, 2 * sizeof *secret, GRND_NONBLOCK) != (ssize_t)(2 * sizeof *secret)) {
         /* no entropy yet (early boot): still differs from run to run */
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -166,8 +168,9 @@ static inline uint64_t rotl(uint64_t x, int b)
 /* SipHash-1-3 of n bytes under the process's secret. */
 static uint64_t siphash13(const unsigned char *p, size_t n)
 {
-    uint64_t v0 = mos_map_secret[0] ^ 0x736f6d6570736575ull, v1 = mos_map_secret[1] ^ 0x646f72616e646f6dull;
-    uint64_t v2 = mos_map_secret[0] ^ 0x6c7967656e657261ull, v3 = mos_map_secret[1] ^ 0x7465646279746573ull;
+    const uint64_t *secret = mos_map_secret;
+    uint64_t v0 = secret[0] ^ 0x736f6d6570736575ull, v1 = secret[1] ^ 0x646f72616e646f6dull;
+    uint64_t v2 = secret[0] ^ 0x6c7967656e657261ull, v3 = secret[1] ^ 0x7465646279746573ull;
     const unsigned char *end = p + (n & ~(size_t)7);
     for (; p < end; p += 8) {
         uint64_t m;
