@@ -69,7 +69,6 @@
 
 #include <stdbool.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -412,24 +411,11 @@ static int64_t own_key(MosMap *m, int64_t key, const char *where)
     return (int64_t)(uintptr_t)copy;
 }
 
-/* A table of a few megabytes is read at random: one lookup, one TLB miss
- * with 4 KiB pages.  Asking for transparent huge pages where the system
- * gives them only on request (the usual "madvise" setting) removes most
- * of those misses; it is a hint, and harmless where it is not honoured. */
-#define HUGE_PAGE ((size_t)2 << 20)
-#define HUGE_TABLE ((size_t)4 << 20)
-
 static void *alloc_zeroed(size_t bytes, bool scanned, const MosMap *m, const char *where)
 {
     void *p = scanned ? GC_malloc(bytes) : GC_malloc_atomic(bytes);
     if (!p)
         too_big(m, where);
-    if (bytes >= HUGE_TABLE) {
-        uintptr_t from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-        uintptr_t to = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
-        if (to > from)
-            (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
-    }
     if (!scanned)
         memset(p, 0, bytes);
     return p;
