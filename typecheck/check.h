@@ -206,6 +206,9 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
 
 /* ---- flow.c ------------------------------------------------------------- */
 bool tc_can_complete(const Stmt *s);
+/* Can control reach the statement after s in its block?  (flow.c: as
+ * tc_can_complete, with break and continue leaving too.) */
+bool tc_falls_through(const Stmt *s);
 
 /* ---- record.c: what tools are told (record.h) ----------------------------- */
 /* Each returns at once unless a record was started (tc_record_start). */

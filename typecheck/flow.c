@@ -13,6 +13,8 @@
  *
  * No constant folding: `while 1 == 1` can complete.  It runs on a checked
  * body but needs nothing from the checker; it never reports by itself.
+ * tc_falls_through is the same question for the next statement of a
+ * block, where a break or continue leaves too (W0004, warn.c).
  */
 #include "check.h"
 
@@ -37,21 +39,26 @@ static bool breaks_out(const Stmt *s)
     }
 }
 
-bool tc_can_complete(const Stmt *s)
+/* Can control leave s at its end?  With `jumps`, a break or continue
+ * counts as leaving elsewhere, as a return does (the statement after it
+ * in its block is never reached). */
+static bool completes(const Stmt *s, bool jumps)
 {
     if (!s)
         return true;
     switch (s->kind) {
     case ST_RETURN:
         return false;
+    case ST_BREAK: case ST_CONTINUE:
+        return !jumps;
     case ST_BLOCK:
         for (size_t i = 0; i < s->u.block.stmts.len; i++)
-            if (!tc_can_complete(s->u.block.stmts.items[i]))
+            if (!completes(s->u.block.stmts.items[i], jumps))
                 return false;
         return true;
     case ST_IF:
-        return !s->u.if_.else_stmt || tc_can_complete(s->u.if_.then_block) ||
-               tc_can_complete(s->u.if_.else_stmt);
+        return !s->u.if_.else_stmt || completes(s->u.if_.then_block, jumps) ||
+               completes(s->u.if_.else_stmt, jumps);
     case ST_WHILE: {
         const Expr *cond = s->u.while_.cond;
         bool forever = cond && cond->kind == EX_BOOL && cond->u.bool_lit;
@@ -60,4 +67,14 @@ bool tc_can_complete(const Stmt *s)
     default:
         return true;
     }
+}
+
+bool tc_can_complete(const Stmt *s)
+{
+    return completes(s, false);
+}
+
+bool tc_falls_through(const Stmt *s)
+{
+    return completes(s, true);
 }

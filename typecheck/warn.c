@@ -151,30 +151,6 @@ static void comparison(Walk *w, const Expr *e)
 
 /* ---- W0004: unreachable statements --------------------------------------- */
 
-/* Can control go on to the statement after s? (Like tc_can_complete, but
- * a break or continue leaves the block too.) */
-static bool falls_through(const Stmt *s)
-{
-    if (!s)
-        return true;
-    switch (s->kind) {
-    case ST_RETURN: case ST_BREAK: case ST_CONTINUE:
-        return false;
-    case ST_BLOCK:
-        for (size_t i = 0; i < s->u.block.stmts.len; i++)
-            if (!falls_through(s->u.block.stmts.items[i]))
-                return false;
-        return true;
-    case ST_IF:
-        return !s->u.if_.else_stmt || falls_through(s->u.if_.then_block) ||
-               falls_through(s->u.if_.else_stmt);
-    case ST_WHILE:
-        return tc_can_complete(s);
-    default:
-        return true;
-    }
-}
-
 static const char *leaving(const Stmt *s)
 {
     switch (s->kind) {
@@ -192,7 +168,7 @@ static void block(Walk *w, const Stmt *s)
     const StmtVec *v = &s->u.block.stmts;
     for (size_t i = 0; i + 1 < v->len; i++) {
         const Stmt *here = v->items[i], *next = v->items[i + 1];
-        if (here && next && !falls_through(here)) {
+        if (here && next && !tc_falls_through(here)) {
             Warning x = {.loc = next->loc, .code = DIAG_W0004, .note_at = here->loc,
                          .rename = LOC_NONE};
             snprintf(x.message, sizeof x.message, "unreachable statement");
