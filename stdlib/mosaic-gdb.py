@@ -171,11 +171,15 @@ class ArrayPrinter:
         return "[%s%s] (length %d)" % (", ".join(items), more, length)
 
 
-class ObjectPrinter:
+class _NamedPrinter:
+    """A printer of a value whose type name is the Mosaic type (Counter,
+    Map<string, int>, Fut<int>)."""
     def __init__(self, value):
         self.value = value
         self.name = value.type.unqualified().name
 
+
+class ObjectPrinter(_NamedPrinter):
     def to_string(self):
         address = _address(self.value)
         if address == 0:
@@ -215,11 +219,7 @@ def _word_text(word, type_name):
     return "null" if word == 0 else "%s@0x%x" % (type_name, word)
 
 
-class MapPrinter:
-    def __init__(self, value):
-        self.value = value
-        self.name = value.type.unqualified().name
-
+class MapPrinter(_NamedPrinter):
     def to_string(self):
         address = _address(self.value)
         if address == 0:
@@ -257,11 +257,7 @@ class MapPrinter:
         return entries
 
 
-class FuturePrinter:
-    def __init__(self, value):
-        self.value = value
-        self.name = value.type.unqualified().name
-
+class FuturePrinter(_NamedPrinter):
     def to_string(self):
         if _address(self.value) == 0:
             return "null"
