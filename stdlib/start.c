@@ -20,7 +20,8 @@
  *      running until mos_program_main returns (rt_main_begin/end).  The
  *      workers start with the first actor (sched.c), so a program without
  *      actors runs no other thread.
- *   5. The first thread waits for the program thread, then for
+ *   5. The first thread waits (as a blocked thread, which the collector
+ *      does not stop: GC_do_blocking) for the program thread, then for
  *      quiescence — no actor running or scheduled, no message in flight
  *      (sched.c decides; a deadlock is reported there, status 101) —
  *      flushes stdout and exits with the status mos_program_main returned
@@ -61,6 +62,16 @@ static void *program_thread(void *unused)
     return NULL;
 }
 
+/* The first thread's wait: for the program's thread, then for
+ * quiescence.  Run through GC_do_blocking, so nothing here may touch the
+ * collector's heap. */
+static void *wait_for_program(void *thread)
+{
+    pthread_join(*(pthread_t *)thread, NULL);
+    rt_wait_quiescence();
+    return NULL;
+}
+
 static MosArray *make_args(int argc, char **argv)
 {
     int64_t n = argc > 1 ? argc - 1 : 0;
@@ -96,8 +107,9 @@ int main(int argc, char **argv)
     pthread_t thread;
     if (rt_thread_start(&thread, program_thread, NULL, PROGRAM_STACK, 0) != 0)
         mos_panic(RT_NOWHERE, "out of memory: cannot start the program's thread");
-    pthread_join(thread, NULL);
-    rt_wait_quiescence();
+    /* Parked for the rest of the run, touching no heap: the collector
+     * need not stop this thread (a signal round trip per collection). */
+    GC_do_blocking(wait_for_program, &thread);
 
     rt_print_flush();
     exit((int)(program_status & 0xff));
