@@ -39,6 +39,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gc.h>
 
@@ -60,6 +61,21 @@ static void *program_thread(void *unused)
     program_status = mos_program_main(program_args);
     rt_main_end();
     return NULL;
+}
+
+/* The collector marks with as many threads as the program has workers
+ * (cores at most): a program run with MOSAIC_THREADS=1 starts no marker
+ * thread.  GC_MARKERS in the environment still decides, as the collector
+ * documents it. */
+static void mark_with_the_workers(void)
+{
+    if (getenv("GC_MARKERS"))
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int markers = rt_topology()->workers;
+    if (cores > 0 && markers > cores)
+        markers = (int)cores;
+    GC_set_markers_count((unsigned)(markers > 0 ? markers : 1));
 }
 
 /* The first thread's wait: for the program's thread, then for
@@ -91,6 +107,7 @@ int main(int argc, char **argv)
      * collector would otherwise run as it starts (a mark of every root,
      * about 0.15 ms, a tenth of a small program's run) finds nothing. */
     GC_set_dont_precollect(1);
+    mark_with_the_workers();
     GC_INIT();
     /* The collector's warnings ("repeated allocation of very large
      * block", ...) are about its tuning, not the program; a Mosaic
