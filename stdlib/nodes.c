@@ -59,15 +59,27 @@ static RtTopology topo;
 
 /* A positive decimal integer up to max from the environment, else 0 (a
  * value that is not one is said on stderr, then ignored). */
-static int env_count(const char *name, int max)
+/* A whole number from 1 to max, or 0 (unset, empty or invalid). */
+static int parse_count(const char *env, int max)
 {
-    const char *env = getenv(name);
     if (!env || !*env)
         return 0;
     char *end;
     long long k = strtoll(env, &end, 10);
-    if (*end == '\0' && end != env && k >= 1 && k <= max)
-        return (int)k;
+    return *end == '\0' && end != env && k >= 1 && k <= max ? (int)k : 0;
+}
+
+int rt_workers_asked(void)
+{
+    return parse_count(getenv("MOSAIC_THREADS"), MAX_WORKERS);
+}
+
+static int env_count(const char *name, int max)
+{
+    const char *env = getenv(name);
+    int k = parse_count(env, max);
+    if (k || !env || !*env)
+        return k;
     char expected[48];
     snprintf(expected, sizeof expected, "a whole number from 1 to %d", max);
     rt_warn_env(name, env, expected);

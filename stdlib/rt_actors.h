@@ -106,6 +106,10 @@ typedef struct RtTopology {
 } RtTopology;
 
 const RtTopology *rt_topology(void);
+/* MOSAIC_THREADS as rt_topology reads it, 0 when unset or invalid (one
+ * worker per core then), read without planning anything or warning: the
+ * collector's marker count is chosen before it starts (start.c). */
+int rt_workers_asked(void);
 
 /* --- scheduling (sched.c) --- */
 

@@ -72,10 +72,9 @@ static void mark_with_the_workers(void)
     if (getenv("GC_MARKERS"))
         return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int markers = rt_topology()->workers;
-    if (cores > 0 && markers > cores)
-        markers = (int)cores;
-    GC_set_markers_count((unsigned)(markers > 0 ? markers : 1));
+    int workers = rt_workers_asked();
+    if (workers > 0 && (cores < 1 || workers < cores))
+        GC_set_markers_count((unsigned)workers);    /* else the collector's own: the cores */
 }
 
 /* The first thread's wait: for the program's thread, then for
