@@ -1172,6 +1172,10 @@ static void note_habit(ParseState *ps, yyscan_t scanner, yysymbol_kind_t tok, Lo
     default:
         break;
     }
+    if (want_name && tok == YYSYMBOL_MAP_LT) {
+        diag_note(LOC_NONE, "'Map' is the built-in type Map<K, V> and cannot be a name");
+        return;
+    }
     if (want_name && tok != YYSYMBOL_IDENT && loc.end > loc.start &&
         ((text[loc.start] >= 'a' && text[loc.start] <= 'z') ||
          (text[loc.start] >= 'A' && text[loc.start] <= 'Z')))

@@ -5,7 +5,7 @@
 # what Mosaic writes instead.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..24"
+echo "1..25"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -78,3 +78,5 @@ printf 'interface Shape {\n  def area(): float\n}\ndef main() {\n  match 3 {\n  
 "$mosaicc" --check a.mos 2>err
 [ $? -eq 1 ] && [ "$(grep -c 'error\[' err)" -eq 3 ] && grep -q "^a.mos:8:7: error\[E0002\]" err
 check "errors after a skipped interface or match are still reported" $?
+habit "'Map' is the built-in type Map<K, V> and cannot be a name" 'class Map<n> {' '  var x: int' '}' 'def main() {}'
+check "class Map<n> says that Map is the built-in map type" $?
