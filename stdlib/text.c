@@ -196,7 +196,13 @@ MosString *mos_split_next(MosSplitIter *it, const char *where)
         it->scratch = grown;
         it->scratch_cap = cap;
     }
-    memcpy(it->scratch, it->s->bytes + it->start, (size_t)length);
+    const char *from = it->s->bytes + it->start;
+    /* a word: one fixed copy, no call (the scratch holds at least the 64
+     * bytes of `small`, and the 16 read are within the string) */
+    if (length <= 16 && it->start + 16 <= it->s->length)
+        memcpy(it->scratch, from, 16);
+    else
+        memcpy(it->scratch, from, (size_t)length);
     it->scratch[length] = '\0';
     it->piece = (MosString){length, it->scratch, NULL};
     it->start = at >= 0 ? at + it->sep->length : -1;
