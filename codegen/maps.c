@@ -113,17 +113,31 @@ static LLVMValueRef int_key_hash(Cg *cg, LLVMValueRef k)
     return LLVMBuildXor(b, h, LLVMBuildLShr(b, h, LLVMConstInt(cg->t_i64, 29, 0), ""), "hash");
 }
 
-/* The runtime's lookup, for a collision (and, without `if_absent`, for an
- * absent key too): an i64 word. */
-typedef LLVMValueRef SlowLookup(CgFn *f, void *ctx);
+/* A lookup's runtime call, `which` with its arguments (the map and the
+ * key word first): the whole lookup for a string key, the slow path of an
+ * int key's.  rt_lookup makes it and gives its result as an i64 word. */
+typedef struct RtLookup {
+    CgRt which;
+    LLVMValueRef args[4];
+    unsigned nargs;
+} RtLookup;
 
-/* The word a lookup of key word k in m gives: the value (or 1 when not
- * `value`) if the first probe finds k, `if_absent` if it finds an empty
- * slot, else what slow() makes of it. */
-static LLVMValueRef probe_int_key(CgFn *f, LLVMValueRef m, LLVMValueRef k, bool value,
-                                  LLVMValueRef if_absent, SlowLookup *slow, void *ctx)
+static LLVMValueRef rt_lookup(CgFn *f, const RtLookup *l)
+{
+    LLVMValueRef r = cg_call_rt(f, l->which, (LLVMValueRef *)l->args, l->nargs, "map.slow");
+    if (LLVMTypeOf(r) != f->cg->t_i64)
+        r = LLVMBuildZExt(f->cg->b, r, f->cg->t_i64, "");
+    return r;
+}
+
+/* The word a lookup of an int key gives (l's map and key word): the
+ * value (or 1 when not `value`) if the first probe finds the key,
+ * `if_absent` if it finds an empty slot, else what the runtime call l
+ * makes of it (a collision, and without `if_absent` an absent key too). */
+static LLVMValueRef probe_int_key(CgFn *f, const RtLookup *l, bool value, LLVMValueRef if_absent)
 {
     Cg *cg = f->cg;
+    LLVMValueRef m = l->args[0], k = l->args[1];
     LLVMBuilderRef b = cg->b;
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
     LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.probe");
@@ -167,7 +181,7 @@ static LLVMValueRef probe_int_key(CgFn *f, LLVMValueRef m, LLVMValueRef k, bool 
     }
 
     LLVMPositionBuilderAtEnd(b, other);
-    LLVMValueRef slow_word = slow(f, ctx);
+    LLVMValueRef slow_word = rt_lookup(f, l);
     LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
     LLVMBuildBr(b, join);
 
@@ -179,26 +193,12 @@ static LLVMValueRef probe_int_key(CgFn *f, LLVMValueRef m, LLVMValueRef k, bool 
     return phi;
 }
 
-static bool int_keyed(const Type *t)
+/* A lookup (mos_map_get, _get_or or _has in l): its first probe in line
+ * for an int or bool key, the runtime call alone for a string. */
+static LLVMValueRef lookup_word(CgFn *f, const Type *t, const RtLookup *l, bool value,
+                                LLVMValueRef if_absent)
 {
-    return t->key->kind != TY_STRING;
-}
-
-/* A runtime call of `which` with the arguments `args` (nargs of them),
- * as a slow path: its result as an i64 word. */
-typedef struct RtLookup {
-    CgRt which;
-    LLVMValueRef args[4];
-    unsigned nargs;
-} RtLookup;
-
-static LLVMValueRef rt_lookup(CgFn *f, void *ctx)
-{
-    RtLookup *l = ctx;
-    LLVMValueRef r = cg_call_rt(f, l->which, l->args, l->nargs, "map.slow");
-    if (LLVMTypeOf(r) != f->cg->t_i64)
-        r = LLVMBuildZExt(f->cg->b, r, f->cg->t_i64, "");
-    return r;
+    return t->key->kind != TY_STRING ? probe_int_key(f, l, value, if_absent) : rt_lookup(f, l);
 }
 
 static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMValueRef value,
@@ -214,9 +214,7 @@ static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key
 {
     Cg *cg = f->cg;
     RtLookup l = {CG_RT_mos_map_get, {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)}, 3};
-    LLVMValueRef word = int_keyed(t) ? probe_int_key(f, m, l.args[1], true, NULL, rt_lookup, &l)
-                                     : rt_lookup(f, &l);
-    return cg_from_word(cg, word, t->elem, "value");
+    return cg_from_word(cg, lookup_word(f, t, &l, true, NULL), t->elem, "value");
 }
 
 LLVMValueRef cg_new_map(CgFn *f, Expr *e)
@@ -382,21 +380,15 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
     switch (bi) {
     case MM_GET: {
         RtLookup l = {CG_RT_mos_map_get_or, {v[0], v[1], v[2], v[3]}, n};
-        LLVMValueRef word = int_keyed(t) ? probe_int_key(f, m, v[1], true, v[2], rt_lookup, &l)
-                                         : rt_lookup(f, &l);
-        return cg_from_word(cg, word, t->elem, "value");
+        return cg_from_word(cg, lookup_word(f, t, &l, true, v[2]), t->elem, "value");
     }
-    case MM_HAS:
-        if (int_keyed(t)) {
-            RtLookup l = {CG_RT_mos_map_has, {v[0], v[1], v[2]}, n};
-            LLVMValueRef word = probe_int_key(f, m, v[1], false, LLVMConstInt(cg->t_i64, 0, 0),
-                                              rt_lookup, &l);
-            return LLVMBuildICmp(cg->b, LLVMIntNE, word, LLVMConstInt(cg->t_i64, 0, 0), "has");
-        }
-        /* fall through */
+    case MM_HAS: {
+        LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
+        RtLookup l = {CG_RT_mos_map_has, {v[0], v[1], v[2]}, n};
+        return LLVMBuildICmp(cg->b, LLVMIntNE, lookup_word(f, t, &l, false, zero), zero, "has");
+    }
     case MM_REMOVE: {
-        LLVMValueRef r = cg_call_rt(f, bi == MM_HAS ? CG_RT_mos_map_has : CG_RT_mos_map_remove,
-                                    v, n, bi == MM_HAS ? "has" : "removed");
+        LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, v, n, "removed");
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
     }
     case MM_KEYS:
