@@ -341,28 +341,11 @@ static inline void renumber(MosMap *m, uint64_t i, int64_t e)
         m->slots[i].meta = meta_of(meta_tag(m->slots[i].meta), e);
 }
 
-/* The slot holding key, or -1.  A narrow map's probe is written out
- * here, lean, since lookups of int keys are mostly one cache miss each
- * and the fewer instructions around it, the more of them the processor
- * keeps in flight at once. */
+/* The slot holding key, or -1. */
 static inline int64_t find(const MosMap *m, int64_t key)
 {
-    if (m->size == 0)
+    if (m->size == 0 || (is_narrow(m) && key == m->empty))
         return -1;
-    if (is_narrow(m)) {
-        int64_t empty = m->empty;
-        if (key == empty)
-            return -1;
-        const Pair *pairs = m->pairs;
-        uint64_t mask = m->mask;
-        for (uint64_t i = hash_int(key) & mask;; i = (i + 1) & mask) {
-            int64_t k = pairs[i].key;
-            if (k == key)
-                return (int64_t)i;
-            if (k == empty)
-                return -1;
-        }
-    }
     bool found;
     uint64_t i = probe(m, key, hash_key(m, key), &found);
     return found ? (int64_t)i : -1;
