@@ -57,10 +57,9 @@ typedef struct Walk {
     WarningVec *out;
     const FuncDecl *fn;
     bool *read, *assigned;  /* by Sym.slot */
-    const Sym **declared;   /* the variables the body declares, for W0001 */
-    size_t ndeclared, declared_cap;
+    VEC(const Sym *) declared;  /* the variables the body declares, for W0001 */
     bool *called;           /* by index into `funcs` */
-    const FuncDecl *const *funcs;
+    const FuncDecl *const *funcs;   /* the top-level functions, by address */
     size_t nfuncs;
 } Walk;
 
@@ -81,16 +80,8 @@ static bool in_range(const Walk *w, const Sym *s)
 
 static void declare(Walk *w, const Sym *s)
 {
-    if (!s)
-        return;
-    if (w->ndeclared == w->declared_cap) {
-        w->declared_cap = w->declared_cap ? 2 * w->declared_cap : 16;
-        const Sym **grown = arena_alloc(w->declared_cap * sizeof *grown);
-        if (w->ndeclared)
-            memcpy(grown, w->declared, w->ndeclared * sizeof *grown);
-        w->declared = grown;
-    }
-    w->declared[w->ndeclared++] = s;
+    if (s)
+        VEC_PUSH(w->declared, s);
 }
 
 /* ---- W0006: comparisons -------------------------------------------------- */
@@ -181,6 +172,24 @@ static void block(Walk *w, const Stmt *s)
 
 /* ---- the walk ------------------------------------------------------------ */
 
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const FuncDecl *const *)a;
+    uintptr_t y = (uintptr_t)*(const FuncDecl *const *)b;
+    return (x > y) - (x < y);
+}
+
+/* A call of f: a binary search of the functions, sorted by address, so
+ * that a program of many functions and calls takes no quadratic time. */
+static void mark_called(Walk *w, const FuncDecl *f)
+{
+    const FuncDecl *const *at = w->nfuncs ? bsearch(&f, w->funcs, w->nfuncs,
+                                                    sizeof *w->funcs, by_address)
+                                          : NULL;
+    if (at)
+        w->called[at - w->funcs] = true;
+}
+
 static bool walk_expr(AstWalk *aw, Expr *e)
 {
     Walk *w = aw->ctx;
@@ -191,9 +200,7 @@ static bool walk_expr(AstWalk *aw, Expr *e)
         break;
     case EX_CALL:
         if (e->u.call.res == RES_FUNC && e->u.call.func != w->fn)
-            for (size_t i = 0; i < w->nfuncs; i++)
-                if (w->funcs[i] == e->u.call.func)
-                    w->called[i] = true;
+            mark_called(w, e->u.call.func);
         break;
     case EX_BINARY:
         if (is_comparison(e->u.binary.op))
@@ -275,13 +282,13 @@ static void walk_function(Walk *w, const FuncDecl *fn)
     w->assigned = arena_alloc(n * sizeof *w->assigned);
     memset(w->read, 0, n * sizeof *w->read);
     memset(w->assigned, 0, n * sizeof *w->assigned);
-    w->ndeclared = 0;
+    w->declared.len = 0;
     AstWalk aw = {walk_expr, NULL, walk_stmt, w};
     ast_walk_stmt(&aw, fn->body);
     for (size_t i = 0; i < fn->params.len; i++)
         unused(w, fn->params.items[i]->sym, DIAG_W0002, "parameter");
-    for (size_t i = 0; i < w->ndeclared; i++)
-        unused(w, w->declared[i], DIAG_W0001, "variable");
+    for (size_t i = 0; i < w->declared.len; i++)
+        unused(w, w->declared.items[i], DIAG_W0001, "variable");
 }
 
 /* Field initialisers declare no locals, but they may call functions. */
@@ -329,6 +336,8 @@ void tc_warn_program(const Program *program)
         if (d->kind == DECL_FUNC)
             VEC_PUSH(funcs, d->u.func);
     }
+    if (funcs.len > 1)
+        qsort(funcs.items, funcs.len, sizeof *funcs.items, by_address);
     Walk w = {.out = &out, .funcs = funcs.items, .nfuncs = funcs.len};
     w.called = arena_alloc((funcs.len ? funcs.len : 1) * sizeof *w.called);
     memset(w.called, 0, (funcs.len ? funcs.len : 1) * sizeof *w.called);
