@@ -31,8 +31,7 @@
 
 typedef struct Confine {
     const Sym *var;
-    const Expr *allowed[64];    /* mentions of var under an allowed use */
-    size_t n_allowed;
+    VEC(const Expr *) allowed;  /* mentions of var under an allowed use */
     bool kept;                  /* a mention that may outlive the turn */
 } Confine;
 
@@ -43,18 +42,14 @@ static bool is_var(const Confine *c, const Expr *e)
 
 static void allow(Confine *c, const Expr *e)
 {
-    if (!is_var(c, e))
-        return;
-    if (c->n_allowed == sizeof c->allowed / sizeof c->allowed[0])
-        c->kept = true;         /* too many mentions to follow: assume the worst */
-    else
-        c->allowed[c->n_allowed++] = e;
+    if (is_var(c, e))
+        VEC_PUSH(c->allowed, e);
 }
 
 static bool was_allowed(const Confine *c, const Expr *e)
 {
-    for (size_t i = 0; i < c->n_allowed; i++)
-        if (c->allowed[i] == e)
+    for (size_t i = 0; i < c->allowed.len; i++)
+        if (c->allowed.items[i] == e)
             return true;
     return false;
 }
