@@ -24,6 +24,15 @@
  * (larger floors cost more in page faults on fresh memory than they
  * save).
  *
+ * Parallel marking pays only on a heap big enough to split: the collector
+ * starts its marker threads with the first thread a program creates, so
+ * a program without actors (whose code runs on the first thread,
+ * start.c) would never have them, and one that had them from the start
+ * would pay for threads a small run never uses.  So a heap that grows past
+ * RT_GC_PARALLEL_HEAP asks for them (on_heap_resize, inside the collector,
+ * which cannot start threads there), and the next allocation through
+ * here, through an array or a string starts them (rt_gc_poll).
+ *
  * Not here: arrays (array.c, which adds the length header and typed
  * defaults), strings (string.c), and any explicit free — the collector
  * owns every block.
@@ -36,6 +45,23 @@
 
 #define RT_GC_INITIAL_HEAP ((size_t)4 << 20)
 #define RT_GC_MIN_BYTES ((size_t)1 << 20)
+#define RT_GC_PARALLEL_HEAP ((size_t)32 << 20)
+
+_Atomic int rt_gc_markers = RT_MARKERS_NOT_YET;
+
+static void GC_CALLBACK on_heap_resize(GC_word heap_size)
+{
+    int not_yet = RT_MARKERS_NOT_YET;
+    if (heap_size >= RT_GC_PARALLEL_HEAP)
+        atomic_compare_exchange_strong(&rt_gc_markers, &not_yet, RT_MARKERS_WANTED);
+}
+
+void rt_gc_start_markers(void)
+{
+    int wanted = RT_MARKERS_WANTED;
+    if (atomic_compare_exchange_strong(&rt_gc_markers, &wanted, RT_MARKERS_STARTED))
+        GC_start_mark_threads();    /* nothing if they already run */
+}
 
 void rt_gc_start(void)
 {
@@ -44,6 +70,7 @@ void rt_gc_start(void)
     GC_expand_hp(heap ? heap : RT_GC_INITIAL_HEAP);     /* best effort */
     if (GC_get_min_bytes_allocd() < RT_GC_MIN_BYTES)
         GC_set_min_bytes_allocd(RT_GC_MIN_BYTES);
+    GC_set_on_heap_resize(on_heap_resize);
 }
 
 /* GC_malloc(0) is legal but a zero-sized object can share its address
@@ -58,6 +85,7 @@ static size_t block_size(int64_t bytes)
 
 void *mos_alloc(int64_t bytes)
 {
+    rt_gc_poll();
     void *p = GC_malloc(block_size(bytes));
     if (!p)
         rt_panicf(RT_NOWHERE, "out of memory: allocation of %lld bytes",
@@ -67,6 +95,7 @@ void *mos_alloc(int64_t bytes)
 
 void *mos_alloc_atomic(int64_t bytes)
 {
+    rt_gc_poll();
     size_t size = block_size(bytes);
     void *p = GC_malloc_atomic(size);
     if (!p)

@@ -86,6 +86,7 @@ MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
     size_t prefix = rt_remote_enabled ? MOS_ARRAY_NODE_PREFIX : 0;
     size_t size = prefix + sizeof(MosArray) + (size_t)length * (size_t)elem_size;
 
+    rt_gc_poll();
     char *block;
     if (elem_kind == MOS_ELEM_PLAIN) {
         pthread_once(&plain_descr_once, make_plain_descr);

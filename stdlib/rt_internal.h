@@ -26,6 +26,7 @@
 #define GC_THREADS 1
 #endif
 
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,21 @@ size_t rt_env_size(const char *name, size_t min, size_t max, const char *expecte
 
 /* The collector's heap policy (alloc.c): right after GC_INIT. */
 void rt_gc_start(void);
+
+/* The collector's marker threads: not wanted yet, wanted (the heap has
+ * grown enough), started (alloc.c). */
+enum { RT_MARKERS_NOT_YET, RT_MARKERS_WANTED, RT_MARKERS_STARTED };
+extern _Atomic int rt_gc_markers;
+void rt_gc_start_markers(void);
+
+/* Starts the marker threads once they are wanted: called on the runtime's
+ * allocation paths, outside the collector. */
+static inline void rt_gc_poll(void)
+{
+    if (__builtin_expect(atomic_load_explicit(&rt_gc_markers, memory_order_relaxed) ==
+                             RT_MARKERS_WANTED, 0))
+        rt_gc_start_markers();
+}
 
 /* --- remote-access counting (remote.c) --- */
 
@@ -151,6 +167,11 @@ void rt_print_flush_from_signal(void);
  * format, write, exit) to run after generated code sees the limit. */
 #define RT_STACK_MARGIN ((size_t)256 * 1024)
 
+/* The guard region below each runtime stack (reserved, never committed),
+ * larger than the default page so that a big frame lands in it rather
+ * than in some other mapping. */
+#define RT_STACK_GUARD ((size_t)1 << 20)
+
 /* Installs the SIGSEGV/SIGBUS handlers that turn a fault near a thread's
  * stack limit into "stack overflow" (runtime error, status 101).  Call
  * after GC_INIT() (the collector may set and reset fault handlers while it
@@ -166,6 +187,12 @@ void rt_fault_init(void);
  * would cost a read of /proc/self/maps for nothing. */
 void rt_thread_altstack_init(void);
 int rt_thread_stack_init(void);
+/* Records [lo, lo + size) as the calling thread's stack, with a guard of
+ * `guard` bytes below lo, and sets mos_stack_limit (what
+ * rt_thread_stack_init does once it knows the bounds), for code about to
+ * run on a stack the thread did not start with (start.c).  lo == NULL
+ * forgets the bounds: no limit. */
+void rt_stack_set_bounds(char *lo, size_t size, size_t guard);
 
 /* --- switching stacks (context.c) --- */
 
@@ -197,6 +224,19 @@ void rt_stack_unpoison(void *lo, size_t n);
  * joined; *thread may then be NULL.  Returns 0 or an errno value. */
 int rt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
                     size_t largest, int detached);
+
+/* A stack mapped for code to switch to (start.c): [lo, lo + size), with
+ * RT_STACK_GUARD reserved bytes below lo. */
+typedef struct {
+    char *lo;
+    size_t size;
+} MappedStack;
+
+/* Maps a stack of MOSAIC_STACK_SIZE bytes if set, else `largest` bytes,
+ * falling back to smaller sizes as rt_thread_start does, down to its
+ * smallest fixed one (16 MiB) rather than the system's default.  Returns
+ * 0, or an errno value when nothing could be mapped. */
+int rt_stack_map(MappedStack *stack, size_t largest);
 
 /* Futex wrappers: rt_futex_wait sleeps while *word == expected (it may
  * return early: callers loop on their own condition); rt_futex_wake wakes

@@ -107,13 +107,22 @@ int rt_thread_stack_init(void)
     if (!ok || addr == NULL || size == 0)
         return -1;
 
-    stack_lo = addr;
+    rt_stack_set_bounds(addr, size, guard);
+    return 0;
+}
+
+void rt_stack_set_bounds(char *lo, size_t size, size_t guard)
+{
+    stack_lo = lo;
     stack_guard = guard;
+    if (lo == NULL) {
+        mos_stack_limit = NULL;
+        return;
+    }
     /* A stack smaller than twice the margin (never the case for the
      * runtime's own threads) keeps a quarter of itself in reserve. */
     size_t margin = size > 2 * RT_STACK_MARGIN ? RT_STACK_MARGIN : size / 4;
     mos_stack_limit = stack_lo + margin;
-    return 0;
 }
 
 /* The faulting thread's stack pointer, from the signal context, or 0

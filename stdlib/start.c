@@ -10,22 +10,28 @@
  *      GC_INIT since the collector plays with fault handlers while it
  *      starts).
  *   3. The arguments, without the program's name, as a [string].
- *   4. The program runs on a thread of its own, created through the
- *      collector (threads.c: the collector knows the thread and scans its
- *      stack), because only a new thread's stack size can be chosen: 1 GiB
- *      reserved, so that recursion a million frames deep works (smaller
- *      sizes when the system refuses; MOSAIC_STACK_SIZE chooses another).
- *      That thread is the "main actor" (LANGUAGE.md §4): its sends and
- *      gets use the scheduler's paths, and the scheduler counts it as
- *      running until mos_program_main returns (rt_main_begin/end).  The
- *      workers start with the first actor (sched.c), so a program without
- *      actors runs no other thread.
- *   5. The first thread waits (as a blocked thread, which the collector
- *      does not stop: GC_do_blocking) for the program thread, then for
- *      quiescence — no actor running or scheduled, no message in flight
- *      (sched.c decides; a deadlock is reported there, status 101) —
- *      flushes stdout and exits with the status mos_program_main returned
- *      (the OS keeps its low 8 bits).
+ *   4. The program runs on a stack of its own, 1 GiB reserved so that
+ *      recursion a million frames deep works (smaller sizes when the
+ *      system refuses; MOSAIC_STACK_SIZE chooses another): the first
+ *      thread switches to it (context.c) rather than starting a thread,
+ *      because a thread costs a clone, an exit and the collector's marker
+ *      threads, which the collector starts with the first thread created
+ *      (alloc.c starts them later, when the heap is worth marking in
+ *      parallel).  The collector is told the new stack's bottom, and the
+ *      old one again afterwards (run_program_here says how the switch
+ *      back stays safe).  A sanitizer build, and a system that refuses
+ *      every size, run the program on a thread of its own instead
+ *      (threads.c).  The program is the "main actor" (LANGUAGE.md §4):
+ *      its sends and gets use the scheduler's paths, and the scheduler
+ *      counts it as running until mos_program_main returns
+ *      (rt_main_begin/end).  The workers start with the first actor
+ *      (sched.c), so a program without actors runs no other thread.
+ *   5. The first thread then waits (as a blocked thread, which the
+ *      collector does not stop: GC_do_blocking) for quiescence — no
+ *      actor running or scheduled, no message in flight (sched.c
+ *      decides; a deadlock is reported there, status 101) — flushes
+ *      stdout and exits with the status mos_program_main returned (the OS
+ *      keeps its low 8 bits).
  *
  * This file is a leaf: nothing else in the runtime refers to what it
  * defines (see rt_internal.h), so unit tests with their own main() link
@@ -37,6 +43,7 @@
 #include "rt_internal.h"
 #include "rt_actors.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +60,9 @@
 static MosArray *program_args;
 static int64_t program_status;
 
+/* The program on a thread of its own: the way when no stack could be
+ * mapped, and in a sanitizer build, whose stack bookkeeping a switch of
+ * stacks under its feet would confuse. */
 static void *program_thread(void *unused)
 {
     (void)unused;
@@ -61,6 +71,76 @@ static void *program_thread(void *unused)
     program_status = mos_program_main(program_args);
     rt_main_end();
     return NULL;
+}
+
+static void *wait_for_program(void *thread);
+
+static void run_on_a_thread(void)
+{
+    pthread_t thread;
+    if (rt_thread_start(&thread, program_thread, NULL, PROGRAM_STACK, 0) != 0)
+        mos_panic(RT_NOWHERE, "out of memory: cannot start the program's thread");
+    /* Parked for the rest of the run, touching no heap: the collector
+     * need not stop this thread (a signal round trip per collection). */
+    GC_do_blocking(wait_for_program, &thread);
+}
+
+/* The program on the first thread, on a mapped stack.  The collector
+ * scans a thread's stack from the stack pointer up to the bottom it was
+ * told, so the bottom changes with the stack: to the mapped stack's top
+ * before the switch (no other thread exists yet, nothing can collect),
+ * and back after the program, while the collector's stop signal is
+ * blocked, so that a collection started by an actor's worker in between
+ * waits until the stack pointer and the bottom agree again. */
+static MappedStack program_stack;
+static void *first_thread_gc;           /* the collector's handle of this thread */
+static struct GC_stack_base first_bottom;
+static void *first_context;             /* parked while the program runs */
+static sigset_t mask_before_switch;
+
+static void run_program_here(void *unused)
+{
+    (void)unused;
+    struct GC_stack_base top = { .mem_base = program_stack.lo + program_stack.size };
+    GC_set_stackbottom(first_thread_gc, &top);
+    rt_stack_set_bounds(program_stack.lo, program_stack.size, RT_STACK_GUARD);
+
+    rt_main_begin();
+    program_status = mos_program_main(program_args);
+    rt_main_end();
+
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, GC_get_suspend_signal());
+    /* sigprocmask, not pthread_sigmask: the collector's header turns
+     * the latter into a wrapper that never blocks its signals. */
+    sigprocmask(SIG_BLOCK, &stop, &mask_before_switch);
+    GC_set_stackbottom(first_thread_gc, &first_bottom);
+    rt_stack_set_bounds(NULL, 0, 0);
+    rt_ctx_resume(first_context);
+}
+
+static void switch_to_program_stack(void *parked, void *unused)
+{
+    (void)unused;
+    first_context = parked;
+    rt_ctx_enter(program_stack.lo + program_stack.size, run_program_here, NULL);
+}
+
+static int run_on_a_mapped_stack(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return -1;
+#else
+    if (rt_stack_map(&program_stack, PROGRAM_STACK) != 0)
+        return -1;
+    first_thread_gc = GC_get_my_stackbottom(&first_bottom);
+    rt_ctx_park(switch_to_program_stack, NULL);
+    sigprocmask(SIG_SETMASK, &mask_before_switch, NULL);
+    /* Waiting touches no heap: the collector need not stop this thread. */
+    GC_do_blocking(wait_for_program, NULL);
+    return 0;
+#endif
 }
 
 /* The collector marks with as many threads as the program has workers
@@ -82,9 +162,25 @@ static void mark_with_the_workers(void)
  * collector's heap. */
 static void *wait_for_program(void *thread)
 {
-    pthread_join(*(pthread_t *)thread, NULL);
+    if (thread)
+        pthread_join(*(pthread_t *)thread, NULL);
     rt_wait_quiescence();
     return NULL;
+}
+
+#ifdef __GLIBC__
+extern void *__libc_stack_end;      /* glibc's: the top of the first stack */
+#endif
+
+/* The top of this thread's stack, which the collector would otherwise
+ * find itself (pthread_getattr_np, which reads all of /proc/self/maps for
+ * the first thread). */
+static void tell_the_collector_this_stack(void)
+{
+#ifdef __GLIBC__
+    struct GC_stack_base bottom = { .mem_base = __libc_stack_end };
+    GC_set_stackbottom(NULL, &bottom);
+#endif
 }
 
 static MosArray *make_args(int argc, char **argv)
@@ -107,6 +203,7 @@ int main(int argc, char **argv)
      * about 0.15 ms, a tenth of a small program's run) finds nothing. */
     GC_set_dont_precollect(1);
     mark_with_the_workers();
+    tell_the_collector_this_stack();
     GC_INIT();
     /* The collector's warnings ("repeated allocation of very large
      * block", ...) are about its tuning, not the program; a Mosaic
@@ -120,12 +217,8 @@ int main(int argc, char **argv)
 
     program_args = make_args(argc, argv);
 
-    pthread_t thread;
-    if (rt_thread_start(&thread, program_thread, NULL, PROGRAM_STACK, 0) != 0)
-        mos_panic(RT_NOWHERE, "out of memory: cannot start the program's thread");
-    /* Parked for the rest of the run, touching no heap: the collector
-     * need not stop this thread (a signal round trip per collection). */
-    GC_do_blocking(wait_for_program, &thread);
+    if (run_on_a_mapped_stack() != 0)
+        run_on_a_thread();
 
     rt_print_flush();
     exit((int)(program_status & 0xff));

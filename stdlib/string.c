@@ -70,6 +70,7 @@ MosString *rt_string_alloc(int64_t length)
         return rt_empty_string();
     if ((uint64_t)length > RT_MAX_ALLOC)
         mos_panic(RT_NOWHERE, "out of memory: string too long");
+    rt_gc_poll();
     size_t size = sizeof(MosString) + (size_t)length + 1;
     MosString *s = GC_malloc_atomic(size);
     if (!s)

@@ -32,15 +32,19 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <gc.h>
 
-/* A guard region below each stack (reserved, never committed), larger
- * than the default page so that a big frame lands in it rather than in
- * some other mapping. */
-#define GUARD_SIZE ((size_t)1 << 20)
+/* What rt_thread_start asks pthread_create for, whatever the size. */
+typedef struct {
+    pthread_t *thread;
+    void *(*fn)(void *);
+    void *arg;
+    int detached;
+} ThreadRequest;
 
 /* Sizes tried below `largest`, largest first; 0 means the system's
  * default. */
@@ -67,43 +71,80 @@ static size_t requested_stack_size(void)
     return stack_size_env;
 }
 
-static int try_start(pthread_t *thread, void *(*fn)(void *), void *arg,
-                     size_t stack_size, int detached)
+static int try_start(size_t stack_size, void *ctx)
 {
+    const ThreadRequest *rq = ctx;
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return EAGAIN;
     if (stack_size != 0) {
         pthread_attr_setstacksize(&attr, stack_size);
-        pthread_attr_setguardsize(&attr, GUARD_SIZE);
+        pthread_attr_setguardsize(&attr, RT_STACK_GUARD);
     }
-    if (detached)
+    if (rq->detached)
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t ignored;
-    int err = pthread_create(thread ? thread : &ignored, &attr, fn, arg);
+    int err = pthread_create(rq->thread ? rq->thread : &ignored, &attr, rq->fn,
+                             rq->arg);
     pthread_attr_destroy(&attr);
     return err;
 }
 
-int rt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
-                    size_t largest, int detached)
+/* Calls attempt(size, ctx) with MOSAIC_STACK_SIZE if set, then with the
+ * built-in sizes not above `largest` (nor above MOSAIC_STACK_SIZE), until
+ * one returns 0; returns that 0 or the last error.  The system's default
+ * (size 0) comes last, and only when default_ok. */
+static int with_stack_sizes(size_t largest, int default_ok,
+                            int (*attempt)(size_t size, void *ctx), void *ctx)
 {
     size_t requested = requested_stack_size();
     if (requested != 0) {
-        if (try_start(thread, fn, arg, requested, detached) == 0)
+        if (attempt(requested, ctx) == 0)
             return 0;
         largest = requested;    /* asked for less: never give more */
     }
     int err = EAGAIN;
     for (size_t i = 0; i < sizeof fallback_sizes / sizeof fallback_sizes[0];
          i++) {
-        if (fallback_sizes[i] > largest)
+        if (fallback_sizes[i] > largest || (fallback_sizes[i] == 0 && !default_ok))
             continue;
-        err = try_start(thread, fn, arg, fallback_sizes[i], detached);
+        err = attempt(fallback_sizes[i], ctx);
         if (err == 0)
             return 0;
     }
     return err;
+}
+
+int rt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+                    size_t largest, int detached)
+{
+    ThreadRequest rq = { thread, fn, arg, detached };
+    return with_stack_sizes(largest, 1, try_start, &rq);
+}
+
+/* A stack of `size` bytes above a guard region that is reserved, never
+ * committed; NORESERVE, so that only the pages touched count against
+ * the system's memory (strict overcommit ignores it, and then a smaller
+ * size is tried). */
+static int try_map(size_t size, void *ctx)
+{
+    MappedStack *st = ctx;
+    char *base = mmap(NULL, size + RT_STACK_GUARD, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED)
+        return ENOMEM;
+    if (mprotect(base + RT_STACK_GUARD, size, PROT_READ | PROT_WRITE) != 0) {
+        munmap(base, size + RT_STACK_GUARD);
+        return ENOMEM;
+    }
+    st->lo = base + RT_STACK_GUARD;
+    st->size = size;
+    return 0;
+}
+
+int rt_stack_map(MappedStack *stack, size_t largest)
+{
+    return with_stack_sizes(largest, 0, try_map, stack);
 }
 
 void rt_futex_wait(_Atomic uint32_t *word, uint32_t expected)
