@@ -43,15 +43,16 @@ dist_gdbscript_DATA = stdlib/mosaic-gdb.py
 
 # ---- unit tests (TAP) -------------------------------------------------------
 
-rt_test_ldadd = stdlib/libmosaicrt.a $(GC_LIBS) -lm -lpthread $(NUMA_LIBS)
+rt_test_ldadd = stdlib/libmosaicrt.a $(GC_LIBS) -lm -lpthread
 
-# test_float_format, test_runtime, test_map (which includes map.c itself),
+# test_float_format, test_runtime, test_map and test_nodes (which include
+# map.c and nodes.c themselves),
 # test_mailbox and test_sched_queue have
 # their own main(); test_start and test_sched are stand-ins for a compiled
 # program (they define mos_program_main) and get the runtime's main(), as
 # programs do.
 check_PROGRAMS += tests/unit/test_float_format tests/unit/test_runtime \
-	tests/unit/test_start tests/unit/test_map
+	tests/unit/test_start tests/unit/test_map tests/unit/test_nodes
 tests_unit_test_float_format_SOURCES = tests/unit/test_float_format.c
 tests_unit_test_float_format_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 tests_unit_test_float_format_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
@@ -68,8 +69,12 @@ tests_unit_test_map_SOURCES = tests/unit/test_map.c tests/unit/tap.h
 tests_unit_test_map_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 tests_unit_test_map_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 tests_unit_test_map_LDADD = $(rt_test_ldadd)
+tests_unit_test_nodes_SOURCES = tests/unit/test_nodes.c tests/unit/tap.h
+tests_unit_test_nodes_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
+tests_unit_test_nodes_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+tests_unit_test_nodes_LDADD = $(rt_test_ldadd)
 TESTS += tests/unit/test_float_format tests/unit/test_runtime \
-	tests/unit/test_start tests/unit/test_map
+	tests/unit/test_start tests/unit/test_map tests/unit/test_nodes
 
 check_PROGRAMS += tests/unit/test_mailbox tests/unit/test_sched_queue \
 	tests/unit/test_sched

@@ -12,12 +12,16 @@
  * and container CPU sets are honoured), at most the online CPUs
  * (sysconf).
  *
- * Real nodes (libnuma, when configure found it: HAVE_NUMA): the nodes
- * that hold at least one of those cores, numbered densely 0 … N-1 in the
- * system's order.  Memory-only nodes are left out: an actor placed there
- * would have no worker of its own.  With a single such node, or without
- * libnuma, or when numa_available() says the kernel has no NUMA support,
- * N = 1.  MOSAIC_NODES=k wins over the real topology.
+ * Real nodes: the nodes that hold at least one of those cores, numbered
+ * densely 0 … N-1 in the system's order.  Memory-only nodes are left out:
+ * an actor placed there would have no worker of its own.  With a single
+ * such node, or when the kernel describes no nodes, N = 1.  MOSAIC_NODES=k
+ * wins over the real topology.  The nodes come from the kernel's own
+ * description, NODE_DIR: `online` lists the nodes and nodeK/cpulist the
+ * cores of node K, both in its list notation ("0-3,8,10-11").  libnuma
+ * reads the same files, and more, in a constructor at the start of every
+ * program that links it; read here, they cost nothing until a program
+ * first asks about nodes or starts its workers, and then are read once.
  *
  * Workers to nodes: with real nodes, the cores are listed node by node
  * and worker i takes core i*C/W of the C cores (W workers), so fewer
@@ -45,20 +49,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef HAVE_NUMA
-#include <numa.h>
-#endif
+#include <fcntl.h>
 
 /* Far beyond any machine's node or core count: a larger value is a typo,
  * not a topology, and is ignored like any other invalid value. */
 #define MAX_NODES 4096
 #define MAX_WORKERS 4096
+#define MAX_CPU_ID (1 << 20)
 
 static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static RtTopology topo;
 
-/* A positive decimal integer up to max from the environment, else 0 (a
- * value that is not one is said on stderr, then ignored). */
 /* A whole number from 1 to max, or 0 (unset, empty or invalid). */
 static int parse_count(const char *env, int max)
 {
@@ -112,28 +113,118 @@ static int usable_cpus(int **out)
     return n;
 }
 
-#ifdef HAVE_NUMA
-/* Sorts cpus node by node and writes each one's dense node number into
- * node_of; returns the number of nodes (1 when NUMA is not usable). */
-static int numa_nodes(int *cpus, int n, int *node_of)
+#define NODE_DIR "/sys/devices/system/node"
+
+/* A list in the kernel's notation, "0-3,8,10-11", read from path into
+ * [first, last] pairs: calls each(first, last, ctx) for every range.
+ * Returns 0, or -1 when the file cannot be read or is not such a list. */
+static int read_ranges(const char *path, void (*each)(int first, int last, void *ctx),
+                       void *ctx)
 {
-    if (numa_available() < 0 || numa_max_node() < 1)
-        return 1;
-    int max = numa_max_node() + 1;
-    int *dense = malloc(sizeof(int) * (size_t)max);
+    char text[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    text[n] = '\0';
+    const char *p = text;
+    while (*p && *p != '\n') {
+        char *end;
+        long first = strtol(p, &end, 10), last = first;
+        if (end == p || first < 0 || first >= MAX_CPU_ID)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            last = strtol(p + 1, &end, 10);
+            if (end == p + 1 || last < first || last >= MAX_CPU_ID)
+                return -1;
+            p = end;
+        }
+        each((int)first, (int)last, ctx);
+        if (*p == ',')
+            p++;
+        else if (*p && *p != '\n')
+            return -1;
+    }
+    return 0;
+}
+
+/* What reading the node lists fills in: the highest node number seen
+ * (-1 for none), and for a node's cores, the node of each usable core. */
+typedef struct {
+    int max_node;
+    int node;               /* the node whose cpulist is being read */
+    const int *cpus;        /* the usable cores, ascending */
+    int ncpus;
+    int *raw;               /* raw[i]: the node of cpus[i], or -1 */
+} NodeScan;
+
+static void note_nodes(int first, int last, void *ctx)
+{
+    NodeScan *scan = ctx;
+    (void)first;
+    if (last > scan->max_node)
+        scan->max_node = last < MAX_NODES ? last : MAX_NODES - 1;
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void note_cores(int first, int last, void *ctx)
+{
+    NodeScan *scan = ctx;
+    for (int c = first; c <= last; c++) {
+        const int *at = bsearch(&c, scan->cpus, (size_t)scan->ncpus, sizeof(int),
+                                compare_ints);
+        if (at)
+            scan->raw[at - scan->cpus] = scan->node;
+    }
+}
+
+/* The node of each of the n usable cores (ascending), by the kernel's
+ * lists under dir, into raw; returns the highest node number + 1, or 0
+ * when dir describes no nodes (a kernel without NUMA support). */
+static int cpu_nodes_from(const char *dir, const int *cpus, int n, int *raw)
+{
+    char path[256];
+    NodeScan scan = { .max_node = -1, .cpus = cpus, .ncpus = n, .raw = raw };
+    snprintf(path, sizeof path, "%s/online", dir);
+    if (read_ranges(path, note_nodes, &scan) != 0 || scan.max_node < 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        raw[i] = -1;
+    for (scan.node = 0; scan.node <= scan.max_node; scan.node++) {
+        snprintf(path, sizeof path, "%s/node%d/cpulist", dir, scan.node);
+        read_ranges(path, note_cores, &scan);   /* offline or memory-only: none */
+    }
+    for (int i = 0; i < n; i++)
+        if (raw[i] < 0)
+            raw[i] = 0;     /* a core the kernel places nowhere: the first node */
+    return scan.max_node + 1;
+}
+
+/* Sorts cpus node by node and writes each one's dense node number into
+ * node_of; returns the number of nodes (1 when the machine has one). */
+static int numa_nodes(const char *dir, int *cpus, int n, int *node_of)
+{
     int *raw = malloc(sizeof(int) * (size_t)n);
-    int *sorted = malloc(sizeof(int) * (size_t)n);
-    if (!dense || !raw || !sorted) {
-        free(dense), free(raw), free(sorted);
+    int max = raw ? cpu_nodes_from(dir, cpus, n, raw) : 0;
+    int *dense = max > 1 ? malloc(sizeof(int) * (size_t)max) : NULL;
+    int *sorted = dense ? malloc(sizeof(int) * (size_t)n) : NULL;
+    if (!sorted) {
+        free(dense), free(raw);
         return 1;
     }
     for (int i = 0; i < max; i++)
         dense[i] = -1;
-    for (int i = 0; i < n; i++) {
-        int node = numa_node_of_cpu(cpus[i]);
-        raw[i] = node >= 0 && node < max ? node : 0;
+    for (int i = 0; i < n; i++)
         dense[raw[i]] = 0;
-    }
     int count = 0;
     for (int i = 0; i < max; i++)
         if (dense[i] == 0)
@@ -151,7 +242,6 @@ static int numa_nodes(int *cpus, int n, int *node_of)
     free(dense), free(raw), free(sorted);
     return count > 1 ? count : 1;
 }
-#endif
 
 static void topology_setup(void)
 {
@@ -162,15 +252,11 @@ static void topology_setup(void)
         rt_panicf(RT_NOWHERE, "out of memory: cannot list the cores");
 
     int virtual_nodes = env_count("MOSAIC_NODES", MAX_NODES);
-    int nodes = 1;
-#ifdef HAVE_NUMA
+    int nodes = virtual_nodes;
     if (!virtual_nodes) {
-        nodes = numa_nodes(cpus, ncpus, cpu_node);
+        nodes = numa_nodes(NODE_DIR, cpus, ncpus, cpu_node);
         topo.numa = nodes > 1;
     }
-#endif
-    if (virtual_nodes)
-        nodes = virtual_nodes;
 
     int workers = env_count("MOSAIC_THREADS", MAX_WORKERS);
     if (!workers)

@@ -99,7 +99,7 @@ _Static_assert(sizeof(RtMessage) == MOS_MESSAGE_HEADER_SIZE,
 typedef struct RtTopology {
     int nodes;          /* N = nodes() */
     int workers;        /* worker threads */
-    int numa;           /* 1 when the nodes are libnuma's */
+    int numa;           /* 1 when the nodes are the machine's real ones */
     int pin;            /* MOSAIC_PIN=1 */
     int *worker_node;   /* [workers] */
     int *worker_cpu;    /* [workers]: the core to pin to */
