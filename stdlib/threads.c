@@ -1,27 +1,29 @@
 /* threads.c — starting the runtime's threads, and sleeping on a word.
  *
- * Every thread that runs Mosaic code — the program's main thread
- * (start.c) and the scheduler's workers (sched.c) — is started here, for
- * two reasons:
+ * Every thread that runs Mosaic code — the scheduler's workers (sched.c),
+ * and the program's own thread where it has one (start.c) — is started
+ * here, and the stack the program's code runs on otherwise is mapped
+ * here, for two reasons:
  *
- *   - The collector must know it: GC_THREADS (rt_internal.h) turns
+ *   - The collector must know a thread: GC_THREADS (rt_internal.h) turns
  *     pthread_create into GC_pthread_create, which registers the thread
  *     so that its stack and registers are scanned and it is stopped
  *     during collections.  Calling it from one place keeps that true.
- *   - Mosaic code recurses deeply, so its threads get large stacks.  Only
- *     a new thread's stack size can be chosen, and Linux commits stack
- *     pages as they are touched, so a large reservation costs address
- *     space, not memory.  If the system refuses a size (ulimit -v, strict
- *     overcommit), smaller ones are tried down to the default; the stack
- *     limit check (stack.c) still turns an overflow into an error.
+ *   - Mosaic code recurses deeply, so it runs on large stacks.  Only a
+ *     new thread's stack size can be chosen (or a stack mapped and
+ *     switched to: rt_stack_map), and Linux commits stack pages as they
+ *     are touched, so a large reservation costs address space, not
+ *     memory.  If the system refuses a size (ulimit -v, strict
+ *     overcommit), smaller ones are tried, down to the default for a
+ *     thread and to 16 MiB for a mapped stack; the stack limit check
+ *     (stack.c) still turns an overflow into an error.
  *     MOSAIC_STACK_SIZE (bytes, or with a K, M or G suffix; at least 1M)
- *     sets the size of every thread: a test of stack overflow need not
+ *     sets the size of every stack: a test of stack overflow need not
  *     touch a gigabyte before it fails.
  *
  * The futex wrappers are the only way runtime threads sleep: a worker with
  * nothing to do, main waiting in `get`, the first thread waiting for
- * quiescence.  A futex
- * costs nothing until someone sleeps, and a wake-up is one system call.
+ * quiescence.  A futex costs nothing until someone sleeps, and a wake-up is one system call.
  *
  * Not here: what the threads do (start.c, sched.c), stack limits
  * (stack.c).  Linux only, like stack.c.
