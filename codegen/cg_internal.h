@@ -107,6 +107,11 @@ typedef struct CgInst {
     LLVMValueRef fn;
     LLVMTypeRef type;
     LLVMValueRef msg_run;   /* its message's run function, once sent */
+    bool self_recursive;    /* its body calls itself directly (reach.c) */
+    LLVMValueRef rec_fn;    /* with tail calls on, a self-recursive instance's
+                               body: fn's parameters and the virtual frame
+                               (checks.c); fn then only calls it */
+    LLVMTypeRef rec_type;
 } CgInst;
 typedef VEC(CgInst *) CgInstList;
 
@@ -194,6 +199,7 @@ typedef struct CgFn {
     VEC(CgLoop) loops;
     VEC(LLVMBasicBlockRef) cold;/* panic blocks, moved to the end */
     bool calls_user;            /* calls a user function: needs a stack check */
+    LLVMValueRef vframe;        /* in a rec_fn: its virtual frame, an i64 */
     Loc loc;                    /* where "stack overflow" is reported */
     /* -g only */
     LLVMMetadataRef di_scope;   /* the DISubprogram */
@@ -251,9 +257,14 @@ LLVMValueRef cg_call_rt(CgFn *f, CgRt fn, LLVMValueRef *args, unsigned nargs,
                         const char *name);
 /* The declaration of an overloaded intrinsic, e.g. ("llvm.sqrt", f64). */
 CgFunc *cg_intrinsic(Cg *cg, const char *name, LLVMTypeRef overload);
-/* A call; `name` is ignored for void results. */
+/* A call; `name` is ignored for void results.  With tail calls on, it
+ * is marked notail (checks.c). */
 LLVMValueRef cg_call(CgFn *f, LLVMTypeRef fn_type, LLVMValueRef fn,
                      LLVMValueRef *args, unsigned nargs, const char *name);
+/* A call of in's rec_fn from its own body (args end with the virtual
+ * frame), the one call that may become a jump. */
+LLVMValueRef cg_call_self(CgFn *f, CgInst *in, LLVMValueRef *args, unsigned nargs,
+                          const char *name);
 
 /* A pointer to the constant MosString holding bytes[0..len). */
 LLVMValueRef cg_string_literal(Cg *cg, const char *bytes, size_t len);
@@ -263,8 +274,13 @@ LLVMValueRef cg_cstring(Cg *cg, const char *text, const char *name);
 LLVMValueRef cg_where(Cg *cg, Loc loc);
 
 void cg_add_fn_attr(Cg *cg, LLVMValueRef fn, unsigned kind);
-/* nounwind, no tail calls: for every function defined by the program. */
+/* nounwind (and no tail calls, when cg_tail_calls is false): for every
+ * function defined by the program. */
 void cg_add_defined_fn_attrs(Cg *cg, LLVMValueRef fn);
+/* Whether calls in tail position may become jumps (checks.c says how the
+ * stack check still catches unbounded recursion): not with -g, and not
+ * before LLVM 18. */
+bool cg_tail_calls(const Cg *cg);
 
 
 /* ---- reach.c ----------------------------------------------------------- */
@@ -491,6 +507,13 @@ void cg_div_check(CgFn *f, LLVMValueRef divisor, Loc loc);
 /* The stack check at the end of the entry block: branches to f->body, or
  * to a panic when the frame is below mos_stack_limit. */
 void cg_stack_check(CgFn *f);
+/* The stack a self call jumped to by LLVM is taken to use (checks.c). */
+#define CG_TAIL_FRAME_BYTES 32
+/* The frame address as an i64, or in a rec_fn the lower of it and the
+ * virtual frame (checks.c explains). */
+LLVMValueRef cg_frame_low(CgFn *f);
+/* The virtual frame a rec_fn passes to its self calls. */
+LLVMValueRef cg_next_vframe(CgFn *f);
 /* Defines mos.panic.bounds (once per module). */
 void cg_define_panic_bounds(Cg *cg);
 

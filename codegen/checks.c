@@ -19,8 +19,37 @@
  *   stack overflow     on entry to every function that calls user code:
  *                      its frame address against the thread-local
  *                      mos_stack_limit the runtime sets for each thread
+ *                      (and in a self-recursive function with tail calls
+ *                      on, its virtual frame: see below)
  * Invalid conversions, negative array lengths and invalid integers are
  * checked inside the runtime calls that do those operations.
+ *
+ * Tail calls and the stack check.  LLVM turns a call of a function by
+ * itself in tail position (or under an accumulator, as in fib's
+ * `f(n-1) + f(n-2)`) into a jump back to its start, and the code
+ * generator turns other calls in tail position into jumps.  Either makes
+ * an unbounded recursion an endless loop, where the language promises a
+ * "stack overflow" error.  So, with tail calls on (cg_tail_calls):
+ *
+ *   - a call from one function to another is marked notail (cg_call):
+ *     it stays a call and uses the stack, as mutual recursion must;
+ *   - a self-recursive instance (reach.c) gets its body as a separate
+ *     function with one more argument, its *virtual frame*: the lower of
+ *     its frame address and its caller's virtual frame, less
+ *     CG_TAIL_FRAME_BYTES, is what each self call passes (the public
+ *     function passes the highest address, so the first frame is its
+ *     own).  The stack check compares the lower of the frame address and
+ *     the virtual frame with the limit.  A real call uses more stack than
+ *     CG_TAIL_FRAME_BYTES, so there the frame address decides, exactly as
+ *     before; a call LLVM turned into a jump keeps the frame address and
+ *     lowers the virtual frame, so a recursion that never ends still
+ *     reaches the limit — after as many jumps as frames of
+ *     CG_TAIL_FRAME_BYTES the stack holds — and ends in "stack overflow".
+ *
+ * The price is an argument, a minimum and a subtraction per self call;
+ * what it buys is fib(n) at the speed of a loop for one of its calls.
+ * With -g, tail calls stay off (a debugger shows every frame), as they
+ * do before LLVM 18, whose C API cannot mark a call notail.
  */
 #include "cg_internal.h"
 #include "../support/arena.h"
@@ -101,15 +130,35 @@ void cg_div_check(CgFn *f, LLVMValueRef divisor, Loc loc)
     check(f, fail, loc, "division by zero", "div.zero");
 }
 
-/* In the entry block, before the body: frame address < mos_stack_limit?
- * The runtime keeps enough room below the limit to report the error. */
-void cg_stack_check(CgFn *f)
+LLVMValueRef cg_frame_low(CgFn *f)
 {
     Cg *cg = f->cg;
     CgFunc *fa = cg_intrinsic(cg, "llvm.frameaddress", cg->t_ptr);
     LLVMValueRef zero = LLVMConstInt(cg->t_i32, 0, 0);
     LLVMValueRef frame = cg_call(f, fa->type, fa->fn, &zero, 1, "frame");
+    frame = LLVMBuildPtrToInt(cg->b, frame, cg->t_i64, "frame.addr");
+    if (!f->vframe)
+        return frame;
+    CgFunc *umin = cg_intrinsic(cg, "llvm.umin", cg->t_i64);
+    LLVMValueRef both[2] = {frame, f->vframe};
+    return cg_call(f, umin->type, umin->fn, both, 2, "frame.low");
+}
+
+LLVMValueRef cg_next_vframe(CgFn *f)
+{
+    Cg *cg = f->cg;
+    return LLVMBuildSub(cg->b, cg_frame_low(f),
+                        LLVMConstInt(cg->t_i64, CG_TAIL_FRAME_BYTES, 0), "vframe.next");
+}
+
+/* In the entry block, before the body: frame address < mos_stack_limit?
+ * The runtime keeps enough room below the limit to report the error. */
+void cg_stack_check(CgFn *f)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef frame = cg_frame_low(f);
     LLVMValueRef limit = LLVMBuildLoad2(cg->b, cg->t_ptr, cg->stack_limit, "stack.limit");
+    limit = LLVMBuildPtrToInt(cg->b, limit, cg->t_i64, "stack.limit.addr");
     LLVMValueRef fail = LLVMBuildICmp(cg->b, LLVMIntULT, frame, limit, "stack.overflow");
     LLVMBasicBlockRef panic_bb = cold_block(f, "stack.overflow");
     LLVMBuildCondBr(cg->b, fail, panic_bb, f->body);

@@ -492,7 +492,7 @@ static LLVMValueRef call_inst(CgFn *f, CgInst *in, LLVMValueRef self, Place *sel
 {
     FuncDecl *fd = in->func;
     size_t np = in->nctx - in->nclass;
-    LLVMValueRef argv[args->len + np + 2];
+    LLVMValueRef argv[args->len + np + 3];
     unsigned n = 0;
     if (fd->owner)
         argv[n++] = self;
@@ -508,7 +508,12 @@ static LLVMValueRef call_inst(CgFn *f, CgInst *in, LLVMValueRef self, Place *sel
                                    fd->name.text, fd->owner->name.text));
     }
     f->calls_user = true;
-    return cg_call(f, in->type, in->fn, argv, n, arena_printf("call.%s", fd->name.text));
+    const char *name = arena_printf("call.%s", fd->name.text);
+    if (in == f->inst && in->rec_fn) {      /* checks.c: the virtual frame */
+        argv[n++] = cg_next_vframe(f);
+        return cg_call_self(f, in, argv, n, name);
+    }
+    return cg_call(f, in->type, in->fn, argv, n, name);
 }
 
 /* f(args): functions, bare method calls on this, built-ins */

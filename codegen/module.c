@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
+#include <llvm/Config/llvm-config.h>
 
 #include "cg_internal.h"
 #include "../support/arena.h"
@@ -76,13 +77,27 @@ void cg_add_fn_attr(Cg *cg, LLVMValueRef fn, unsigned kind)
                             LLVMCreateEnumAttribute(cg->ctx, kind, 0));
 }
 
-/* Attributes of every function the program defines.  "disable-tail-calls"
- * keeps recursion recursive: tail-recursion elimination and sibling calls
- * would turn an unbounded recursion into an endless loop, where the
- * language promises a "stack overflow" runtime error (LANGUAGE.md §6). */
+bool cg_tail_calls(const Cg *cg)
+{
+#if LLVM_VERSION_MAJOR >= 18
+    return !cg->opt->debug_info;
+#else
+    (void)cg;
+    return false;
+#endif
+}
+
+/* Attributes of every function the program defines.  Without tail calls
+ * (cg_tail_calls), "disable-tail-calls" keeps recursion recursive:
+ * tail-recursion elimination and sibling calls would turn an unbounded
+ * recursion into an endless loop, where the language promises a "stack
+ * overflow" runtime error (LANGUAGE.md §6).  With them, checks.c's
+ * virtual frame keeps that promise. */
 void cg_add_defined_fn_attrs(Cg *cg, LLVMValueRef fn)
 {
     cg_add_fn_attr(cg, fn, cg->attr_nounwind);
+    if (cg_tail_calls(cg))
+        return;
     static const char key[] = "disable-tail-calls", val[] = "true";
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(cg->ctx, key, sizeof key - 1,
@@ -163,7 +178,24 @@ LLVMValueRef cg_call(CgFn *f, LLVMTypeRef fn_type, LLVMValueRef fn,
                      LLVMValueRef *args, unsigned nargs, const char *name)
 {
     bool is_void = LLVMGetReturnType(fn_type) == f->cg->t_void;
-    return LLVMBuildCall2(f->cg->b, fn_type, fn, args, nargs, is_void ? "" : name);
+    LLVMValueRef call = LLVMBuildCall2(f->cg->b, fn_type, fn, args, nargs,
+                                       is_void ? "" : name);
+#if LLVM_VERSION_MAJOR >= 18
+    /* A call stays a call (checks.c: only a self call may become a jump). */
+    if (cg_tail_calls(f->cg))
+        LLVMSetTailCallKind(call, LLVMTailCallKindNoTail);
+#endif
+    return call;
+}
+
+LLVMValueRef cg_call_self(CgFn *f, CgInst *in, LLVMValueRef *args, unsigned nargs,
+                          const char *name)
+{
+    LLVMValueRef call = cg_call(f, in->rec_type, in->rec_fn, args, nargs, name);
+#if LLVM_VERSION_MAJOR >= 18
+    LLVMSetTailCallKind(call, LLVMTailCallKindNone);
+#endif
+    return call;
 }
 
 LLVMValueRef cg_call_rt(CgFn *f, CgRt which, LLVMValueRef *args, unsigned nargs,
@@ -257,6 +289,27 @@ static bool is_pool_param(const Param *p)
  * mos.fn.f$shapes(places..., params) or mos.m.C.m$shapes(this, [pool,]
  * places..., params), with one hidden i64 per place of its own after
  * `this` (places.c), and the pool of a pooled `this` before them. */
+static void name_params(LLVMValueRef fn, const CgInst *in)
+{
+    FuncDecl *fd = in->func;
+    unsigned n = 0;
+    if (fd->owner)
+        LLVMSetValueName2(LLVMGetParam(fn, n++), "this", 4);
+    if (in->pooled_this)
+        LLVMSetValueName2(LLVMGetParam(fn, n++), "this.pool", 9);
+    for (unsigned i = 0; i < in->nctx - in->nclass; i++) {
+        const char *pname = arena_printf("%s.place",
+                                         tc_place_name(tc_place_func_param(fd, (int)i)));
+        LLVMSetValueName2(LLVMGetParam(fn, n++), pname, strlen(pname));
+    }
+    for (size_t i = 0; i < fd->params.len; i++) {
+        if (is_pool_param(fd->params.items[i]))
+            continue;
+        const char *pname = fd->params.items[i]->name.text;
+        LLVMSetValueName2(LLVMGetParam(fn, n++), pname, strlen(pname));
+    }
+}
+
 static void declare_function(Cg *cg, CgInst *in)
 {
     FuncDecl *fd = in->func;
@@ -276,21 +329,15 @@ static void declare_function(Cg *cg, CgInst *in)
     in->fn = LLVMAddFunction(cg->mod, in->name, in->type);
     LLVMSetLinkage(in->fn, LLVMInternalLinkage);
     cg_add_defined_fn_attrs(cg, in->fn);
-    n = 0;
-    if (fd->owner)
-        LLVMSetValueName2(LLVMGetParam(in->fn, n++), "this", 4);
-    if (in->pooled_this)
-        LLVMSetValueName2(LLVMGetParam(in->fn, n++), "this.pool", 9);
-    for (unsigned i = 0; i < nplaces; i++) {
-        const char *pname = arena_printf("%s.place",
-                                         tc_place_name(tc_place_func_param(fd, (int)i)));
-        LLVMSetValueName2(LLVMGetParam(in->fn, n++), pname, strlen(pname));
-    }
-    for (size_t i = 0; i < fd->params.len; i++) {
-        if (is_pool_param(fd->params.items[i]))
-            continue;
-        const char *pname = fd->params.items[i]->name.text;
-        LLVMSetValueName2(LLVMGetParam(in->fn, n++), pname, strlen(pname));
+    name_params(in->fn, in);
+    if (in->self_recursive && cg_tail_calls(cg)) {     /* checks.c: the virtual frame */
+        params[n++] = cg->t_i64;
+        in->rec_type = LLVMFunctionType(cg_type(cg, fd->result_type), params, n, 0);
+        in->rec_fn = LLVMAddFunction(cg->mod, arena_printf("%s.rec", in->name), in->rec_type);
+        LLVMSetLinkage(in->rec_fn, LLVMInternalLinkage);
+        cg_add_defined_fn_attrs(cg, in->rec_fn);
+        name_params(in->rec_fn, in);
+        LLVMSetValueName2(LLVMGetParam(in->rec_fn, n - 1), "vframe", 6);
     }
 }
 

@@ -231,13 +231,16 @@ static bool reach_expr(AstWalk *w, Expr *e)
         return true;
     case EX_CALL: {
         FuncDecl *g = e->u.call.func;
+        CgInst *j = NULL;
         if (e->u.call.res == RES_FUNC && g) {
-            call_needs(r, cg_callee_inst(cg, r->in, g, NULL, e->u.call.subst), e->u.call.subst,
-                       NULL);
+            j = cg_callee_inst(cg, r->in, g, NULL, e->u.call.subst);
+            call_needs(r, j, e->u.call.subst, NULL);
         } else if (e->u.call.res == RES_METHOD && g) {
-            CgInst *j = cg_callee_inst(cg, r->in, g, g->owner, e->u.call.subst);
+            j = cg_callee_inst(cg, r->in, g, g->owner, e->u.call.subst);
             call_needs(r, j, e->u.call.subst, tc_place_class_param(g->owner, 0));
         }
+        if (j == r->in)
+            r->in->self_recursive = true;
         return true;
     }
     case EX_METHOD_CALL:
@@ -247,6 +250,8 @@ static bool reach_expr(AstWalk *w, Expr *e)
             return true;    /* a string method: the runtime's */
         CgInst *j = cg_callee_inst(cg, r->in, g, g->owner, e->u.method_call.subst);
         call_needs(r, j, e->u.method_call.subst, ty_home(e->u.method_call.object->type));
+        if (j == r->in && e->kind == EX_METHOD_CALL)    /* a send is no call */
+            r->in->self_recursive = true;
         return true;
     }
     case EX_NEW:

@@ -582,6 +582,26 @@ static void emit_stmt(CgFn *f, Stmt *s)
     INTERNAL_ERROR("codegen: a statement the checker does not know");
 }
 
+/* A self-recursive instance with tail calls on (checks.c): its function
+ * passes its arguments to the body's, with the highest virtual frame, so
+ * that the body's first frame is judged by its real address. */
+static void emit_call_of_body(Cg *cg, CgInst *in)
+{
+    unsigned n = LLVMCountParams(in->fn);
+    LLVMValueRef argv[n + 1];
+    for (unsigned i = 0; i < n; i++)
+        argv[i] = LLVMGetParam(in->fn, i);
+    argv[n] = LLVMConstInt(cg->t_i64, UINT64_MAX, 0);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(cg->ctx, in->fn, "entry");
+    LLVMPositionBuilderAtEnd(cg->b, bb);
+    LLVMSetCurrentDebugLocation2(cg->b, NULL);
+    LLVMValueRef call = LLVMBuildCall2(cg->b, in->rec_type, in->rec_fn, argv, n + 1, "");
+    if (LLVMGetReturnType(in->type) == cg->t_void)
+        LLVMBuildRetVoid(cg->b);
+    else
+        LLVMBuildRet(cg->b, call);
+}
+
 /* def f(params): T { body }  — also methods, with `this` first; one
  * instance (reach.c) at a time. */
 void cg_emit_function(Cg *cg, CgInst *in)
@@ -591,20 +611,25 @@ void cg_emit_function(Cg *cg, CgInst *in)
     const char *dname = fd->owner
         ? arena_printf("%s.%s", fd->owner->name.text, fd->name.text)
         : fd->name.text;
-    cg_fn_begin(&f, cg, in->fn, fd, fd->loc, dname);
+    LLVMValueRef fn = in->rec_fn ? in->rec_fn : in->fn;
+    if (in->rec_fn)
+        emit_call_of_body(cg, in);
+    cg_fn_begin(&f, cg, fn, fd, fd->loc, dname);
     f.inst = in;
     unsigned n = 0;
     if (fd->owner)
-        f.this_val = LLVMGetParam(in->fn, n++);
+        f.this_val = LLVMGetParam(fn, n++);
     if (in->pooled_this)
-        f.home = LLVMGetParam(in->fn, n++);
+        f.home = LLVMGetParam(fn, n++);
     f.cls = fd->owner;
     size_t np = in->nctx - in->nclass;
     if (np) {
         f.place_args = arena_alloc(np * sizeof *f.place_args);
         for (size_t i = 0; i < np; i++)
-            f.place_args[i] = LLVMGetParam(in->fn, n++);
+            f.place_args[i] = LLVMGetParam(fn, n++);
     }
+    if (in->rec_fn)
+        f.vframe = LLVMGetParam(fn, LLVMCountParams(fn) - 1);
     cg_debug_prologue(&f);
     cg_debug_this(&f);
     for (size_t i = 0; i < fd->params.len; i++) {
@@ -612,7 +637,7 @@ void cg_emit_function(Cg *cg, CgInst *in)
         if (sym->type->kind == TY_POOL)
             continue;       /* a place: among the hidden arguments */
         LLVMValueRef slot = make_slot(&f, sym, (int)i + 1);
-        LLVMBuildStore(cg->b, LLVMGetParam(in->fn, n++), slot);
+        LLVMBuildStore(cg->b, LLVMGetParam(fn, n++), slot);
     }
     cg_frame_begin(&f, dname);
     emit_block(&f, fd->body);
