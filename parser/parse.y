@@ -987,11 +987,13 @@ static void note_unclosed(yyscan_t scanner, yysymbol_kind_t tok, const yysymbol_
         diag_note(open, "this '%c' is not closed", kind);
 }
 
-/* The end of the `{ ... }` group that starts at text[open] (a `{`): the
- * offset just past its `}`, or `length` when it is not closed.  Strings
- * and comments are skipped as the lexer reads them (LANGUAGE.md §1). */
+/* The end of the group that starts at text[open] (a `{`, `[` or `(`):
+ * the offset just past its closer, or `length` when it is not closed.
+ * Strings and comments are skipped as the lexer reads them (LANGUAGE.md
+ * §1). */
 static size_t group_end(const char *text, size_t length, size_t open)
 {
+    char opener = text[open], closer = opener == '{' ? '}' : opener == '[' ? ']' : ')';
     int depth = 0;
     for (size_t i = open; i < length; i++) {
         char c = text[i];
@@ -1006,13 +1008,44 @@ static size_t group_end(const char *text, size_t length, size_t open)
             for (i += 2; i + 1 < length && !(text[i] == '*' && text[i + 1] == '/'); i++)
                 ;
             i++;
-        } else if (c == '{') {
+        } else if (c == opener) {
             depth++;
-        } else if (c == '}' && --depth == 0) {
+        } else if (c == closer && --depth == 0) {
             return i + 1;
         }
     }
     return length;
+}
+
+/* A newline after an element of a list that goes on, in `(` or `[`:
+ *
+ *     let xs = [
+ *       1,
+ *       2        <- the line ends the statement here (LANGUAGE.md §1)
+ *     ]
+ *
+ * says how to go on (a ',' to insert, for tools), and hides the rest of the
+ * list from the parser, so that its closer is not one more error.
+ * Returns whether it did, the list being closed further on. */
+static bool newline_in_list(yyscan_t scanner, yysymbol_kind_t tok, const yysymbol_kind_t *expected,
+                            int n, Loc at)
+{
+    Loc open;
+    char kind;
+    if (tok != YYSYMBOL_NEWLINE || !has_symbol(expected, n, YYSYMBOL_COMMA) ||
+        !lex_innermost_open(scanner, &open, &kind) || kind == '{')
+        return false;
+    const char *text = src_text(at.file);
+    size_t end = group_end(text, src_length(at.file), open.start);
+    if (end <= at.start || text[end - 1] != (kind == '[' ? ']' : ')'))
+        return false;
+    Loc insert = {at.file, at.start, at.start};
+    diag_suggest(LOC_NONE, insert, ",",
+                 "a newline after an element ends the statement (the rule Go uses): end the "
+                 "line with ',' to go on with the %s on the next line",
+                 kind == '[' ? "list" : "arguments");
+    lex_hide(scanner, at.start, (uint32_t)end);
+    return true;
 }
 
 /* `interface Shape {`, `match x {`: the rest of the construct, up to the
@@ -1248,7 +1281,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
         return 0;
     if (yypcontext_token(ctx) == YYSYMBOL_ELSE)
         diag_note(loc, "'else' must be on the same line as the '}' before it");
-    note_unclosed(scanner, yypcontext_token(ctx), expected, n);
+    if (!newline_in_list(scanner, yypcontext_token(ctx), expected, n, loc))
+        note_unclosed(scanner, yypcontext_token(ctx), expected, n);
     note_habit(ps, scanner, yypcontext_token(ctx), loc, any_expr, any_op,
                has_symbol(expected, n, YYSYMBOL_IDENT) && !any_expr);
     return 0;

@@ -2,10 +2,11 @@
 # habits.sh — a mistake that comes from another language (C's `&&`, `||`,
 # `!`, `++`, `--`, `=` in a condition, 'c'; a keyword as a name) or from
 # the fingers (`prinltn`, `def mian`) gets its error and a note that says
-# what Mosaic writes instead.
+# what Mosaic writes instead; a list whose closer is on a line of its own
+# says to end the line with ','.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..25"
+echo "1..29"
 
 # habit NOTE-TEXT SOURCE...: compiling SOURCE fails (status 1) and says NOTE-TEXT.
 habit() {
@@ -80,3 +81,13 @@ printf 'interface Shape {\n  def area(): float\n}\ndef main() {\n  match 3 {\n  
 check "errors after a skipped interface or match are still reported" $?
 habit "'Map' is the built-in type Map<K, V> and cannot be a name" 'class Map<n> {' '  var x: int' '}' 'def main() {}'
 check "class Map<n> says that Map is the built-in map type" $?
+habit "a newline after an element ends the statement (the rule Go uses): end the line with ',' to go on with the list on the next line" 'def main() {' '  let xs = [' '    1,' '    2' '  ]' '  println(xs.length)' '}'
+check "a list closed on a line of its own says to end the last line with ','" $?
+once 'def main() {' '  let xs = [' '    1,' '    2' '  ]' '  println(xs.length)' '}'
+check "... and is one error, not one more at its ']'" $?
+habit "a newline after an element ends the statement (the rule Go uses): end the line with ',' to go on with the arguments on the next line" 'def main() {' '  println(1 +' '    2' '  )' '}'
+check "arguments closed on a line of their own say the same" $?
+printf 'def main() {\n  let xs = [\n    1\n  ]\n  let y: int = "s"\n}\n' >l.mos
+"$mosaicc" --check l.mos 2>err
+[ $? -eq 1 ] && [ "$(grep -c 'error\[' err)" -eq 1 ] && grep -q "^l.mos:3:6: error\[E0002\]" err
+check "the statements after such a list are still parsed" $?
