@@ -19,7 +19,6 @@
 #define _GNU_SOURCE 1    /* POSIX and Linux calls under -std=c11 */
 #endif
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 #include "driver.h"
 #include "explain.h"
 #include "support/arena.h"
+#include "support/big_stack.h"
 #include "support/diag.h"
 #include "parser/parser.h"
 #include "typecheck/types.h"
@@ -376,16 +376,8 @@ static void *driver_thread(void *arg)
 static int run_driver_on_big_stack(int argc, char **argv)
 {
     DriverRun run = { argc, argv, EXIT_USAGE };
-    pthread_attr_t attr;
-    pthread_t thread;
-    if (pthread_attr_init(&attr) == 0 &&
-        pthread_attr_setstacksize(&attr, DRIVER_STACK_SIZE) == 0 &&
-        pthread_create(&thread, &attr, driver_thread, &run) == 0) {
-        pthread_attr_destroy(&attr);
-        pthread_join(thread, NULL);
-        return run.status;
-    }
-    return run_driver(argc, argv);
+    run_on_big_stack(driver_thread, &run, DRIVER_STACK_SIZE);
+    return run.status;
 }
 
 int main(int argc, char **argv)

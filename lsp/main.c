@@ -12,13 +12,13 @@
  * expression, up to AST_MAX_EXPR_DEPTH.  A client that goes away makes
  * writes fail, which ends the session; SIGPIPE is ignored for that.
  */
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lsp.h"
 #include "support/arena.h"
+#include "support/big_stack.h"
 
 /* Room for AST_MAX_EXPR_DEPTH levels with a wide margin, as mosaicc
  * has; pages are committed only as they are used. */
@@ -59,16 +59,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     Session s = {1};
-    pthread_attr_t attr;
-    pthread_t thread;
-    if (pthread_attr_init(&attr) == 0 &&
-        pthread_attr_setstacksize(&attr, SESSION_STACK_SIZE) == 0 &&
-        pthread_create(&thread, &attr, session, &s) == 0) {
-        pthread_attr_destroy(&attr);
-        pthread_join(thread, NULL);
-    } else {
-        session(&s);
-    }
+    run_on_big_stack(session, &s, SESSION_STACK_SIZE);
     diag_reset();
     arena_free_all();
     return s.status;

@@ -2,5 +2,5 @@
 mosaicc_SOURCES += \
 	support/diag.c support/diag.h support/diag_internal.h support/diag_json.c \
 	support/errors.def \
-	support/arena.c support/arena.h \
+	support/arena.c support/arena.h support/big_stack.c support/big_stack.h \
 	support/vec.h support/assert.h
