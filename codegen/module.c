@@ -314,7 +314,7 @@ static void declare_function(Cg *cg, CgInst *in)
 {
     FuncDecl *fd = in->func;
     unsigned nplaces = in->nctx - in->nclass;
-    LLVMTypeRef params[fd->params.len + nplaces + 2];
+    LLVMTypeRef params[fd->params.len + nplaces + 3];     /* this, its pool, the vframe */
     unsigned n = 0;
     if (fd->owner)
         params[n++] = cg->t_ptr;                /* this */
