@@ -33,7 +33,8 @@ typedef enum DriverMode {
     MODE_CHECK,         /* --check */
     MODE_RUN,           /* --run */
     MODE_EFFECTS,       /* --effects: the effect report */
-    MODE_LAYOUTS,       /* --layouts: the layout report and advisor */
+    MODE_LAYOUTS,       /* --layouts: the layout report (LANGUAGE.md §6) */
+    MODE_LAYOUT_ADVICE, /* --layout-advice: the report, then the advisor */
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
 } DriverMode;
 

@@ -277,9 +277,11 @@ static const char *remark_for(void *ctx, int line)
     return NULL;
 }
 
-/* The layout advisor after the report of --layouts: the loops over pools,
- * what they touch, and what the optimiser made of them (the program is
- * compiled as for -O with debug locations, and nothing is written). */
+/* The layout advisor after the layout report, for --layout-advice
+ * (--layouts prints the report alone, exactly as LANGUAGE.md §6 gives
+ * it): the loops over pools, what they touch, and what the optimiser made
+ * of them (the program is compiled as for -O with debug locations, and
+ * nothing is written). */
 static int advise_layouts(const DriverOptions *o, Program *program)
 {
     Remarks r = {.path = o->input};
@@ -345,9 +347,9 @@ static int run_driver(int argc, char **argv)
         eff_print_report(stdout, program);
         return EXIT_OK;
     }
-    if (o.mode == MODE_LAYOUTS) {
+    if (o.mode == MODE_LAYOUTS || o.mode == MODE_LAYOUT_ADVICE) {
         tc_print_layouts(stdout);
-        return advise_layouts(&o, program);
+        return o.mode == MODE_LAYOUTS ? EXIT_OK : advise_layouts(&o, program);
     }
 
     return compile(&o, program);

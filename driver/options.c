@@ -9,7 +9,7 @@
  * ends the options: the next argument is the file.
  *
  * The output kinds (-c, -S, --emit=llvm, --check, --run, --effects,
- * --layouts, --dump-ast) exclude each other; giving two different ones is a
+ * --layouts, --layout-advice, --dump-ast) exclude each other; giving two different ones is a
  * usage error rather than a silent "last one wins", since either reading
  * could be what the user meant.  Bad usage prints one line and a hint and
  * returns status 2; it never reads the input.
@@ -56,7 +56,9 @@ static const char usage_text[] =
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
     "  --effects         print the effect report and stop\n"
-    "  --layouts         print the pool layout report and advisor, and stop\n"
+    "  --layouts         print the pool layout report and stop\n"
+    "  --layout-advice   print the layout report, then the layout advisor's\n"
+    "                    view of every loop over a pool, and stop\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
@@ -293,6 +295,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             if (!set_mode(o, MODE_EFFECTS, "--effects")) return EXIT_USAGE;
         } else if (strcmp(a, "--layouts") == 0) {
             if (!set_mode(o, MODE_LAYOUTS, "--layouts")) return EXIT_USAGE;
+        } else if (strcmp(a, "--layout-advice") == 0) {
+            if (!set_mode(o, MODE_LAYOUT_ADVICE, "--layout-advice")) return EXIT_USAGE;
         } else if (strcmp(a, "--dump-ast") == 0) {
             if (!set_mode(o, MODE_DUMP_AST, "--dump-ast")) return EXIT_USAGE;
         } else if (starts_with(a, "-O")) {
@@ -342,6 +346,7 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     }
     if (o->output && (o->mode == MODE_CHECK || o->mode == MODE_RUN ||
                       o->mode == MODE_EFFECTS || o->mode == MODE_LAYOUTS ||
+                      o->mode == MODE_LAYOUT_ADVICE ||
                       o->mode == MODE_DUMP_AST)) {
         driver_usage_error("'-o' cannot be used with '%s', which writes no file", o->mode_flag);
         return EXIT_USAGE;

@@ -9,8 +9,10 @@
  * and gets its place, its objects' type, its node and its layout.
  *
  * `--layout NAME=SPEC` replaces, for this compilation, the layout of the
- * top-level pool or layout declaration NAME; SPEC is a layout name or a
- * literal `rec{x, y} + rec{z}`.  Overrides are read before any pool is
+ * pool or layout declaration NAME — a top-level one, or every pool
+ * statement of that name (LANGUAGE.md §6 allows pools in both places);
+ * SPEC is a layout name or a literal `rec{x, y} + rec{z}`, valid for the
+ * class of every declaration it replaces.  Overrides are read before any pool is
  * resolved, so a pool that names an overridden layout declaration gets the
  * override too.  A bad override is E0402 (it has no place in the source),
  * reported with the program's other errors.  The literal is read by a few
@@ -390,7 +392,7 @@ void tc_check_pool(Checker *c, PoolDecl *pd, bool report)
         return;
     }
     p->elem = t;
-    TcLayout *l = pd->is_local ? NULL : override_layout(c, pd->name.text, t->cls);
+    TcLayout *l = override_layout(c, pd->name.text, t->cls);
     if (!l)
         l = resolve_spec(c, pd->layout, t->cls, NULL, report);
     if (l && !l->name)
@@ -498,6 +500,42 @@ static TcLayout *override_layout(Checker *c, const char *name, ClassDecl *cls)
     return spec ? parse_flag_spec(c, spec, spec, cls) : NULL;     /* checked already */
 }
 
+/* The pool statements named `name` in every body of the program. */
+typedef struct LocalPools {
+    const char *name;
+    PoolVec found;
+} LocalPools;
+
+static bool note_local_pool(AstWalk *w, Stmt *s)
+{
+    LocalPools *lp = w->ctx;
+    if (s->kind == ST_POOL)
+        for (size_t i = 0; i < s->u.pool.pools.len; i++)
+            if (s->u.pool.pools.items[i]->name.text == lp->name)
+                VEC_PUSH(lp->found, s->u.pool.pools.items[i]);
+    return true;
+}
+
+static void find_local_pools(const Program *program, LocalPools *lp)
+{
+    AstWalk w = {.stmt = note_local_pool, .ctx = lp};
+    for (size_t i = 0; i < program->decls.len; i++) {
+        Decl *d = program->decls.items[i];
+        if (d->kind == DECL_FUNC && d->u.func->body)
+            ast_walk_stmt(&w, d->u.func->body);
+        else if (d->kind == DECL_CLASS)
+            for (size_t j = 0; j < d->u.cls->methods.len; j++)
+                if (d->u.cls->methods.items[j]->body)
+                    ast_walk_stmt(&w, d->u.cls->methods.items[j]->body);
+    }
+}
+
+static ClassDecl *class_named(Checker *c, const char *name)
+{
+    TopEntry *ce = tc_top(c, name);
+    return ce ? ce->cls : NULL;
+}
+
 // flag = "--layout" NAME "=" SPEC
 void tc_apply_layout_overrides(Checker *c, const char *const *ovs, size_t n)
 {
@@ -507,21 +545,27 @@ void tc_apply_layout_overrides(Checker *c, const char *const *ovs, size_t n)
             continue;      /* the driver's message */
         const char *name = intern(ovs[i], (size_t)(eq - ovs[i]));
         TopEntry *top = tc_top(c, name);
-        ClassDecl *cls = NULL;
-        if (top && top->pool) {
-            TopEntry *ce = tc_top(c, top->pool->type->name.text);
-            cls = ce ? ce->cls : NULL;
-        } else if (top && top->layout) {
-            TopEntry *ce = tc_top(c, top->layout->class_name.text);
-            cls = ce ? ce->cls : NULL;
-        } else {
+        /* the classes SPEC must be a layout of: the declaration's, or every
+         * pool statement's of that name */
+        VEC(ClassDecl *) classes = {0};
+        LocalPools local = {.name = name};
+        find_local_pools(c->program, &local);
+        if (top && top->pool)
+            VEC_PUSH(classes, class_named(c, top->pool->type->name.text));
+        else if (top && top->layout)
+            VEC_PUSH(classes, class_named(c, top->layout->class_name.text));
+        for (size_t j = 0; j < local.found.len; j++)
+            VEC_PUSH(classes, class_named(c, local.found.items[j]->type->name.text));
+        if (classes.len == 0) {
             diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': '%s' is not a pool "
                              "or layout of the program", ovs[i], name);
             continue;
         }
-        if (!cls)
-            continue;       /* the declaration's own error */
-        if (parse_flag_spec(c, ovs[i], eq + 1, cls))
+        bool valid = true;
+        for (size_t j = 0; j < classes.len && valid; j++)
+            if (classes.items[j])       /* else the declaration's own error */
+                valid = parse_flag_spec(c, ovs[i], eq + 1, classes.items[j]) != NULL;
+        if (valid)
             tc_map_put(&overrides, name, (void *)(eq + 1));
     }
 }
