@@ -72,10 +72,12 @@ static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *
  * A lookup of an int or bool key is one cache miss; what matters beside it
  * is how many lookups the processor keeps in flight at once, and a call
  * into the runtime for each stands in their way.  So `m[k]`, `m.get(k, d)`
- * and `m.has(k)` make the first probe here (mosaic_rt.h, MOS_MAP_PAIRS):
- * the hash as map.c's hash_int computes it, then the slot it names.  An
- * empty slot (or an empty map) means no such key, the key means its
- * value; another key there is a collision, and the runtime probes on. */
+ * and `m.has(k)` make the first probe here (mosaic_rt.h, MOS_MAP_PROBE):
+ * the hash as map.c's mix computes it, then the slot it names.  An empty
+ * slot means no such key, the key means its value; another key there is a
+ * collision, and the runtime probes on.  A map with no slots to probe (no
+ * entry yet, or one that has stopped trusting the mix: map.c's essay)
+ * leaves the whole lookup to the runtime. */
 
 /* The weak-free external @mos_map_secret, declared once. */
 static LLVMValueRef map_secret(Cg *cg)
@@ -96,7 +98,7 @@ static LLVMValueRef header_word(Cg *cg, LLVMValueRef m, unsigned offset, LLVMTyp
     return LLVMBuildLoad2(cg->b, t, addr, name);
 }
 
-/* map.c's hash_int of the key word k. */
+/* map.c's mix of the key word k. */
 static LLVMValueRef int_key_hash(Cg *cg, LLVMValueRef k)
 {
     LLVMBuilderRef b = cg->b;
@@ -148,15 +150,14 @@ static LLVMValueRef probe_int_key(CgFn *f, const RtLookup *l, bool value, LLVMVa
     LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.other");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.join");
     LLVMBasicBlockRef none = absent ? absent : other;
-    LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
 
-    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, size, zero, ""), probe, none);
+    /* no slots to probe (no entry yet, or the map hashes strongly): the runtime */
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PROBE, cg->t_ptr, "map.pairs");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, pairs, ""), other, probe);
 
     LLVMPositionBuilderAtEnd(b, probe);
     LLVMValueRef empty = header_word(cg, m, MOS_MAP_EMPTY, cg->t_i64, "map.empty");
     LLVMValueRef mask = header_word(cg, m, MOS_MAP_MASK, cg->t_i64, "map.mask");
-    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PAIRS, cg->t_ptr, "map.pairs");
     LLVMValueRef index = LLVMBuildAnd(b, int_key_hash(cg, k), mask, "");
     LLVMValueRef offset = LLVMBuildShl(b, index, LLVMConstInt(cg->t_i64, 4, 0), "");
     LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &offset, 1, "map.slot");

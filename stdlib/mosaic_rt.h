@@ -151,13 +151,15 @@ int32_t mos_map_has(MosMap *m, int64_t key, const char *where);
 void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where);
 /* An int- or bool-keyed map's first probe is made in line by generated
  * code (codegen/maps.c), which reads these words of the header (offsets in
- * bytes): the slots (16 bytes each, the key then the value), the key that
- * marks an empty slot, and the mask of the slot count; the keys' hash
- * uses mos_map_secret.  A lookup that meets another key there calls the
+ * bytes): the slots it may probe (16 bytes each, the key then the value;
+ * NULL before the first entry and once the map hashes its keys with
+ * SipHash, when every lookup is the runtime's), the key that marks an
+ * empty slot, and the mask of the slot count; the keys' hash uses
+ * mos_map_secret.  A lookup that meets another key there calls the
  * runtime, which probes on. */
-#define MOS_MAP_PAIRS 24
-#define MOS_MAP_EMPTY 40
-#define MOS_MAP_MASK 48
+#define MOS_MAP_PROBE 16
+#define MOS_MAP_EMPTY 32
+#define MOS_MAP_MASK 40
 extern uint64_t mos_map_secret[2];
 /* The cell holding key's value, for `m[k] op= e` (missing key: a runtime
  * error) and `m[k] = m.get(k, d) op e` (a missing key is first inserted
