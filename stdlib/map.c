@@ -45,7 +45,7 @@
  * Hashing is keyed by a secret chosen once per process (getrandom), so
  * that no fixed set of keys collides in every run.  Ints and bools, and
  * strings of up to 7 bytes (through their word), are mixed with the
- * secret by two rounds of multiply-xorshift: a few cycles, where
+ * secret by one multiplication (Fibonacci hashing): a few cycles, where
  * SipHash-1-3 of a five-letter word costs more than the rest of its
  * lookup.  Longer strings get SipHash-1-3 (Aumasson and Bernstein's keyed
  * hash, the one Rust's HashMap and Python's str use).  The mix is keyed
@@ -108,21 +108,24 @@ typedef struct Pair {
     int64_t value;
 } Pair;
 
+/* The words generated code reads come first (mosaic_rt.h, MOS_MAP_*). */
 struct MosMap {
     int64_t size;           /* entries: generated code reads it (`m.size`) */
     int64_t node;           /* where the map lives (--count-remote) */
     Pair *probe;            /* narrow: `pairs`, or NULL while strong: what generated code probes */
-    Pair *pairs;            /* narrow: mask + 1 of them, or NULL before the first entry */
     int64_t empty;          /* narrow: the key that marks an empty slot */
-    uint64_t mask;
-    Slot *slots;            /* wide: mask + 1 of them, or NULL */
+    uint64_t shift;         /* 64 - log2(slots): a key's home slot is hash >> shift */
+    uint64_t mask;          /* slots - 1 */
     int64_t *order;         /* `used` of `order_cap` written: keys, some dead (see the essay) */
     int64_t used;
     int64_t order_cap;
+    Pair *pairs;            /* narrow: mask + 1 of them, or NULL before the first entry */
+    Slot *slots;            /* wide: mask + 1 of them, or NULL */
     int32_t key_kind;       /* MOS_KEY_* */
     int32_t value_kind;     /* MOS_ELEM_* */
     int32_t value_size;     /* 8, or 1 for bool: the element size of values() */
     bool strong;            /* every key hashed by SipHash (see the essay) */
+    uint64_t limit;         /* chain_limit of the table */
     RtStringBlock keys;     /* where string keys are copied to */
     void **key_blocks;      /* every block of keys: a scanned array */
     int64_t n_key_blocks, key_blocks_cap;
@@ -132,8 +135,12 @@ _Static_assert(offsetof(MosMap, size) == 0 && offsetof(MosMap, node) == 8,
                "generated code reads a map's size and node at these offsets");
 _Static_assert(offsetof(MosMap, probe) == MOS_MAP_PROBE &&
                    offsetof(MosMap, empty) == MOS_MAP_EMPTY &&
+                   offsetof(MosMap, shift) == MOS_MAP_SHIFT &&
                    offsetof(MosMap, mask) == MOS_MAP_MASK && sizeof(Pair) == 16,
                "generated code probes an int-keyed map's first slot at these offsets");
+_Static_assert(offsetof(MosMap, order) == MOS_MAP_ORDER && offsetof(MosMap, used) == MOS_MAP_USED &&
+                   offsetof(MosMap, order_cap) == MOS_MAP_ORDER_CAP,
+               "generated code appends an int key to the order array at these offsets");
 
 #define FIRST_SLOTS 16
 #define MAX_ENTRIES ((int64_t)1 << 31)  /* slots up to 2^32: 64 GiB of them */
@@ -195,17 +202,20 @@ static uint64_t siphash13(const unsigned char *p, size_t n)
     return v0 ^ v1 ^ v2 ^ v3;
 }
 
-/* A word's hash: a bijective mix of the word and the secret, so that
- * every bit of both reaches the low bits the index uses.  Inline: it is
- * most of a lookup's work besides the one cache miss.  Generated code
- * computes the same for int keys (codegen/maps.c, int_key_hash): the two
- * must agree. */
+/* A word's hash: the word and the secret mixed by one multiplication, by
+ * 2^64 / φ, whose top bits (a key's home slot: home) depend on every bit
+ * of both — Fibonacci hashing (Knuth, TAOCP 6.4), as a C programmer's
+ * table of ints has it, keyed.  Keyed, but easily inverted by anyone who
+ * knows the secret: a map does not rely on it alone (see the essay).
+ * Inline: a lookup is little besides it and the one cache miss, and how
+ * many lookups the processor has in flight depends on how few
+ * instructions each takes.  Generated code computes the same for int
+ * keys (codegen/maps.c, int_key_hash): the two must agree. */
+#define FIBONACCI 0x9e3779b97f4a7c15ull
+
 static inline uint64_t mix(uint64_t word)
 {
-    uint64_t h = (word ^ mos_map_secret[0]) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-    h = (h ^ mos_map_secret[1]) * 0x94d049bb133111ebull;
-    return h ^ (h >> 29);
+    return (word ^ mos_map_secret[0]) * FIBONACCI;
 }
 
 /* A string key's word: for up to SHORT_KEY bytes, the bytes in its low
@@ -348,15 +358,20 @@ MosMap *mos_map_new(int32_t key_kind, int32_t value_kind, int32_t value_size, in
     return m;
 }
 
+static inline uint64_t home(const MosMap *m, uint64_t hash)
+{
+    return hash >> m->shift;
+}
+
 /* The most slots a probe may visit before the map stops trusting the mix
  * (see the essay), for a table of mask + 1 = 2^b slots: 64 + 8b.  With a
  * random hash and the table at most half full, a probe passes L occupied
  * slots with probability about e^(-0.19 L) (linear probing's runs at load
  * 1/2: Knuth, TAOCP 6.4), so 64 + 8b happens about once in 2^(18 + 2b)
  * probes — never, in practice, and a false alarm only costs speed. */
-static inline uint64_t chain_limit(const MosMap *m)
+static inline uint64_t chain_limit(uint64_t slots)
 {
-    return 64 + 8 * (uint64_t)(64 - __builtin_clzll(m->mask + 1));
+    return 64 + 8 * (uint64_t)(63 - __builtin_clzll(slots));
 }
 
 /* The slot holding k, or the empty slot where it would go; *found says
@@ -367,7 +382,7 @@ static inline uint64_t probe(const MosMap *m, const Key *k, bool *found, uint64_
 {
     uint64_t n = 0;
     if (is_narrow(m)) {
-        for (uint64_t i = k->hash & m->mask;; i = (i + 1) & m->mask, n++) {
+        for (uint64_t i = home(m, k->hash);; i = (i + 1) & m->mask, n++) {
             int64_t held = m->pairs[i].key;
             if (held == k->key || held == m->empty) {
                 *found = held == k->key;
@@ -376,7 +391,7 @@ static inline uint64_t probe(const MosMap *m, const Key *k, bool *found, uint64_
             }
         }
     }
-    for (uint64_t i = k->hash & m->mask;; i = (i + 1) & m->mask, n++) {
+    for (uint64_t i = home(m, k->hash);; i = (i + 1) & m->mask, n++) {
         const Slot *s = &m->slots[i];
         if (s->key == 0 || holds(s, k)) {
             *found = s->key != 0;
@@ -396,7 +411,7 @@ static inline __attribute__((always_inline)) uint64_t locate(MosMap *m, Key *k, 
 {
     uint64_t steps;
     uint64_t i = probe(m, k, found, &steps);
-    if (__builtin_expect(steps > chain_limit(m), 0) && !m->strong)
+    if (__builtin_expect(steps > m->limit, 0) && !m->strong)
         return relocate(m, k, found, where);
     return i;
 }
@@ -497,12 +512,6 @@ static void mark_empty(Pair *pairs, uint64_t n, int64_t empty)
         pairs[i] = (Pair){empty, 0};
 }
 
-/* The hash of the key in slot j, as the map hashes now. */
-static inline uint64_t hash_at(const MosMap *m, uint64_t j)
-{
-    return is_narrow(m) ? key_of(m, m->pairs[j].key).hash : m->slots[j].hash;
-}
-
 /* Moves the slots to a table of n, reading the old one straight through.
  * A wide slot's hash is rehashed only when `rehash` (the map has just
  * gone strong); a narrow one's is always computed afresh. */
@@ -511,6 +520,8 @@ static void resize_slots(MosMap *m, uint64_t n, bool rehash, const char *where)
     bool scanned = m->value_kind != MOS_ELEM_PLAIN;     /* keys live by key_blocks */
     uint64_t old_n = has_table(m) ? m->mask + 1 : 0;
     m->mask = n - 1;
+    m->shift = (uint64_t)__builtin_clzll(n) + 1;        /* n = 2^b: 64 - b */
+    m->limit = chain_limit(n);
     if (is_narrow(m)) {
         Pair *old = m->pairs;
         m->pairs = alloc_array(n * sizeof(Pair), scanned, false, m, where);
@@ -518,7 +529,7 @@ static void resize_slots(MosMap *m, uint64_t n, bool rehash, const char *where)
         for (uint64_t j = 0; j < old_n; j++) {
             if (old[j].key == m->empty)
                 continue;
-            uint64_t i = key_of(m, old[j].key).hash & m->mask;
+            uint64_t i = home(m, key_of(m, old[j].key).hash);
             while (m->pairs[i].key != m->empty)
                 i = (i + 1) & m->mask;
             m->pairs[i] = old[j];
@@ -534,7 +545,7 @@ static void resize_slots(MosMap *m, uint64_t n, bool rehash, const char *where)
             continue;
         if (rehash)
             old[j].hash = key_of(m, old[j].key).hash;
-        uint64_t i = old[j].hash & m->mask;
+        uint64_t i = home(m, old[j].hash);
         while (m->slots[i].key != 0)
             i = (i + 1) & m->mask;
         m->slots[i] = old[j];
@@ -728,9 +739,37 @@ int32_t mos_map_has(MosMap *m, int64_t key, const char *where)
     return find(not_null(m, where), key, where) >= 0;
 }
 
-static inline bool slot_used(const MosMap *m, uint64_t j)
+/* Backward shift from the hole at slot i: later slots of the same run
+ * are pulled into it unless that would move them before their home slot;
+ * then the last hole is emptied.  One loop per form of slot, the narrow
+ * one with the map's words in locals, so that a removal is as short as a
+ * C table's. */
+static void shift_pairs(MosMap *m, uint64_t i)
 {
-    return is_narrow(m) ? m->pairs[j].key != m->empty : m->slots[j].key != 0;
+    Pair *pairs = m->pairs;
+    uint64_t mask = m->mask, shift = m->shift;
+    int64_t empty = m->empty;
+    for (uint64_t j = (i + 1) & mask; pairs[j].key != empty; j = (j + 1) & mask) {
+        int64_t key = pairs[j].key;
+        uint64_t at = (m->strong ? key_of(m, key).hash : mix((uint64_t)key)) >> shift;
+        if (((j - at) & mask) >= ((j - i) & mask)) {
+            pairs[i] = pairs[j];
+            i = j;
+        }
+    }
+    pairs[i] = (Pair){empty, 0};
+}
+
+static void shift_slots(MosMap *m, uint64_t i)
+{
+    for (uint64_t j = (i + 1) & m->mask; m->slots[j].key != 0; j = (j + 1) & m->mask) {
+        uint64_t at = home(m, m->slots[j].hash);
+        if (((j - at) & m->mask) >= ((j - i) & m->mask)) {
+            m->slots[i] = m->slots[j];
+            i = j;
+        }
+    }
+    m->slots[i] = (Slot){0};
 }
 
 int32_t mos_map_remove(MosMap *m, int64_t key, const char *where)
@@ -738,24 +777,11 @@ int32_t mos_map_remove(MosMap *m, int64_t key, const char *where)
     int64_t at = find(not_null(m, where), key, where);
     if (at < 0)
         return 0;
-    uint64_t i = (uint64_t)at;
     m->size--;      /* its entry in the order array is dead now (see the essay) */
-    /* backward shift: pull later slots of the same run into the hole
-     * unless that would move them before their home slot */
-    for (uint64_t j = (i + 1) & m->mask; slot_used(m, j); j = (j + 1) & m->mask) {
-        uint64_t home = hash_at(m, j) & m->mask;
-        if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-            if (is_narrow(m))
-                m->pairs[i] = m->pairs[j];
-            else
-                m->slots[i] = m->slots[j];
-            i = j;
-        }
-    }
     if (is_narrow(m))
-        m->pairs[i] = (Pair){m->empty, 0};
+        shift_pairs(m, (uint64_t)at);
     else
-        m->slots[i] = (Slot){0};
+        shift_slots(m, (uint64_t)at);
     if (m->size == 0)
         m->used = 0;    /* nothing live: the order array starts again */
     return 1;
