@@ -79,10 +79,11 @@ static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *
  * home slot its top bits name, and on for up to INLINE_PROBE slots.  An
  * empty slot means no such key, the key means its value; a longer run is
  * the runtime's, which counts it (map.c's chain_limit).  `m[k] = v` probes
- * the same way and makes a new entry itself when it can (set_int_key).  A
- * map with no slots to probe (no entry yet, or one that has stopped
- * trusting the mix: map.c's essay) leaves the whole operation to the
- * runtime. */
+ * the same way and makes a new entry itself when it can (set_int_key), and
+ * `m.remove(k)` empties the slot itself when no later slot must shift
+ * back into it (remove_int_key).  A map with no slots to probe (no entry
+ * yet, or one that has stopped trusting the mix: map.c's essay) leaves
+ * the whole operation to the runtime. */
 
 /* The external @mos_map_secret, declared once, with hidden visibility
  * (so dso_local): the runtime is linked into the executable
@@ -129,7 +130,8 @@ static LLVMValueRef int_key_hash(Cg *cg, LLVMValueRef k)
  * `hit` and `vacant`); *empty is the map's empty mark. */
 static LLVMValueRef probe_slots(Cg *cg, LLVMValueRef m, LLVMValueRef pairs, LLVMValueRef k,
                                 LLVMValueRef *empty, LLVMBasicBlockRef hit,
-                                LLVMBasicBlockRef vacant, LLVMBasicBlockRef other)
+                                LLVMBasicBlockRef vacant, LLVMBasicBlockRef other,
+                                LLVMValueRef *index_out, LLVMValueRef *mask_out)
 {
     LLVMBuilderRef b = cg->b;
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
@@ -168,6 +170,10 @@ static LLVMValueRef probe_slots(Cg *cg, LLVMValueRef m, LLVMValueRef pairs, LLVM
     LLVMBasicBlockRef from[2] = {entry, next};
     LLVMAddIncoming(index, indices, from, 2);
     LLVMAddIncoming(steps, counts, from, 2);
+    if (index_out)
+        *index_out = index;
+    if (mask_out)
+        *mask_out = mask;
     return slot;
 }
 
@@ -212,7 +218,7 @@ static LLVMValueRef probe_int_key(CgFn *f, const RtLookup *l, bool value, LLVMVa
 
     LLVMPositionBuilderAtEnd(b, probe);
     LLVMValueRef empty;
-    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, found, none, other);
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, found, none, other, NULL, NULL);
 
     LLVMPositionBuilderAtEnd(b, found);
     LLVMValueRef eight = LLVMConstInt(cg->t_i64, 8, 0);
@@ -279,7 +285,7 @@ static void set_int_key(CgFn *f, LLVMValueRef args[4])
     /* an empty slot: a new entry, unless the key is the mark itself */
     LLVMPositionBuilderAtEnd(b, probe);
     LLVMValueRef empty;
-    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, replace, room, slow);
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, replace, room, slow, NULL, NULL);
 
     LLVMPositionBuilderAtEnd(b, replace);
     store_word(cg, slot, 8, v);
@@ -333,6 +339,66 @@ static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key
     Cg *cg = f->cg;
     RtLookup l = {CG_RT_mos_map_get, {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)}, 3};
     return cg_from_word(cg, lookup_word(f, t, &l, true, NULL), t->elem, "value");
+}
+
+/* m.remove(k) of an int or bool key (args: mos_map_remove's), in line
+ * when the in-line probe finds no such key, or finds it and the next slot
+ * is empty: then nothing shifts back (map.c's shift_pairs), and the slot
+ * is emptied here — {mark, 0}, as map.c empties one — and the size goes
+ * down; the key's entry in the order array is left dead, as the runtime
+ * leaves it.  Anything else is the runtime's.  Gives the i1 "removed". */
+static LLVMValueRef remove_int_key(CgFn *f, LLVMValueRef args[3])
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef m = args[0], k = args[1];
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.probe");
+    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.found");
+    LLVMBasicBlockRef absent = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.absent");
+    LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.last");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.slow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.done");
+
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PROBE, cg->t_ptr, "map.pairs");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, pairs, ""), slow, probe);
+
+    LLVMPositionBuilderAtEnd(b, probe);
+    LLVMValueRef empty, index, mask;
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, found, absent, slow, &index, &mask);
+
+    LLVMPositionBuilderAtEnd(b, absent);
+    LLVMBuildBr(b, join);
+
+    /* the key: does the run go on past it? */
+    LLVMPositionBuilderAtEnd(b, found);
+    LLVMValueRef one = LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef next = LLVMBuildShl(b, LLVMBuildAnd(b, LLVMBuildAdd(b, index, one, ""), mask, ""),
+                                     LLVMConstInt(cg->t_i64, 4, 0), "");
+    LLVMValueRef after = LLVMBuildLoad2(b, cg->t_i64,
+                                        LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &next, 1, ""),
+                                        "map.next_key");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, after, empty, ""), last, slow);
+
+    LLVMPositionBuilderAtEnd(b, last);
+    store_word(cg, slot, 0, empty);
+    store_word(cg, slot, 8, LLVMConstInt(cg->t_i64, 0, 0));
+    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
+    store_word(cg, m, 0, LLVMBuildSub(b, size, one, ""));
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, slow);
+    LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, args, 3, "removed");
+    r = LLVMBuildICmp(b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, join);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->t_i1, "map.removed");
+    LLVMValueRef words[3] = {LLVMConstInt(cg->t_i1, 0, 0), LLVMConstInt(cg->t_i1, 1, 0), r};
+    LLVMBasicBlockRef from[3] = {absent, last, slow_end};
+    LLVMAddIncoming(phi, words, from, 3);
+    return phi;
 }
 
 LLVMValueRef cg_new_map(CgFn *f, Expr *e)
@@ -506,6 +572,8 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
         return LLVMBuildICmp(cg->b, LLVMIntNE, lookup_word(f, t, &l, false, zero), zero, "has");
     }
     case MM_REMOVE: {
+        if (t->key->kind != TY_STRING)
+            return remove_int_key(f, v);
         LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, v, n, "removed");
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
     }
