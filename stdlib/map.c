@@ -50,15 +50,25 @@
  * lookup.  Longer strings get SipHash-1-3 (Aumasson and Bernstein's keyed
  * hash, the one Rust's HashMap and Python's str use).  The mix is keyed
  * but not a cryptographic function, so a map does not rely on it alone:
- * every probe the runtime makes counts its steps, and one longer than
- * chain_limit (which a random hash reaches about never: see there) makes
- * the map hash every key with SipHash from then on, rehashing it once
- * (go_strong).  An adversary who finds keys that collide under the mix
- * thus buys at most O(log n) work per operation before the map stops
- * using it, never the quadratic blow-up of a table with one long run.  A
- * map hashed strongly shows generated code no slots (MOS_MAP_PROBE), so
- * its in-line first probe gives way to the runtime.  The order a program
- * sees never depends on the hash.
+ * every probe the runtime makes counts its steps (generated code's
+ * in-line probes give up after a few slots and leave the rest to the
+ * runtime), and one longer than chain_limit (which a random hash reaches
+ * about never: see there) makes the map hash every key with SipHash from
+ * then on, rehashing it once (go_strong).  An adversary who finds keys
+ * that collide under the mix thus buys at most O(log n) work per
+ * operation before the map stops using it, never the quadratic blow-up
+ * of a table with one long run.  Why not SipHash throughout, or reseed
+ * the mix: SipHash costs more than the rest of a short key's lookup, and
+ * a new secret for the same mix would not help if some keys collided
+ * under every secret.  A map hashed strongly shows generated code no
+ * slots (MOS_MAP_PROBE), so its in-line probes, insertions and removals
+ * give way to the runtime.  The order a program sees never depends on
+ * the hash.
+ *
+ * Generated code (codegen/maps.c) probes an int or bool key in line, and
+ * makes an entry or empties a slot itself in the easy cases, by the rules
+ * here: an entry is the pair and a key appended to the order array, a
+ * removal leaves its entry dead.
  *
  * `m[w] = m.get(w, 0) + 1` and `m[w] += 1` probe once: generated code
  * asks for the value's cell (mos_map_cell_or, mos_map_cell) and updates
