@@ -1,8 +1,10 @@
 /* maps.c — Map<K, V> (LANGUAGE.md §9) in generated code.
  *
  * A map is the runtime's (stdlib/map.c): every operation on one is a call,
- * keys and values passed as 64-bit words (cg_to_word / cg_from_word).  What
- * is decided here is everything around the call:
+ * keys and values passed as 64-bit words (cg_to_word / cg_from_word), but
+ * for the probe of an int or bool key, which is made in line (see "the
+ * probe of an int key" below).  What is decided here is everything around
+ * the call:
  *
  *   - the null check, inline like every other (the runtime would catch a
  *     null map too, but the check must come before --count-remote reads
@@ -67,23 +69,33 @@ static void touch(CgFn *f, LLVMValueRef m, const Expr *mx, Loc loc, const void *
         cg_count_access(f, site, loc, cg_remote_node(f, m, mx->type), kinds);
 }
 
-/* ---- the first probe of an int key, in line -----------------------------
+/* ---- the probe of an int key, in line -------------------------------------
  *
  * A lookup of an int or bool key is one cache miss; what matters beside it
  * is how many lookups the processor keeps in flight at once, and a call
- * into the runtime for each stands in their way.  So `m[k]`, `m.get(k, d)`
- * and `m.has(k)` make the first probe here (mosaic_rt.h, MOS_MAP_PAIRS):
- * the hash as map.c's hash_int computes it, then the slot it names.  An
- * empty slot (or an empty map) means no such key, the key means its
- * value; another key there is a collision, and the runtime probes on. */
+ * into the runtime for each, or a long sequence of instructions, stands in
+ * their way.  So `m[k]`, `m.get(k, d)` and `m.has(k)` probe here
+ * (mosaic_rt.h, MOS_MAP_PROBE): the hash as map.c's mix computes it, the
+ * home slot its top bits name, and on for up to INLINE_PROBE slots.  An
+ * empty slot means no such key, the key means its value; a longer run is
+ * the runtime's, which counts it (map.c's chain_limit).  `m[k] = v` probes
+ * the same way and makes a new entry itself when it can (set_int_key), and
+ * `m.remove(k)` empties the slot itself when no later slot must shift
+ * back into it (remove_int_key).  A map with no slots to probe (no entry
+ * yet, or one that has stopped trusting the mix: map.c's essay) leaves
+ * the whole operation to the runtime. */
 
-/* The weak-free external @mos_map_secret, declared once. */
+/* The external @mos_map_secret, declared once, with hidden visibility
+ * (so dso_local): the runtime is linked into the executable
+ * (libmosaicrt.a), and the secret is read relative to the program
+ * counter, not through the GOT — one load fewer in every lookup. */
 static LLVMValueRef map_secret(Cg *cg)
 {
     LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, "mos_map_secret");
     if (!g) {
         g = LLVMAddGlobal(cg->mod, LLVMArrayType(cg->t_i64, 2), "mos_map_secret");
         LLVMSetLinkage(g, LLVMExternalLinkage);
+        LLVMSetVisibility(g, LLVMHiddenVisibility);
     }
     return g;
 }
@@ -96,21 +108,73 @@ static LLVMValueRef header_word(Cg *cg, LLVMValueRef m, unsigned offset, LLVMTyp
     return LLVMBuildLoad2(cg->b, t, addr, name);
 }
 
-/* map.c's hash_int of the key word k. */
+/* map.c's mix of the key word k: (k ^ secret) * 2^64/φ. */
 static LLVMValueRef int_key_hash(Cg *cg, LLVMValueRef k)
 {
     LLVMBuilderRef b = cg->b;
-    LLVMValueRef secret = map_secret(cg), one = LLVMConstInt(cg->t_i64, 1, 0);
-    LLVMValueRef s0 = LLVMBuildLoad2(b, cg->t_i64, secret, "secret0");
-    LLVMValueRef s1 = LLVMBuildLoad2(b, cg->t_i64,
-                                     LLVMBuildInBoundsGEP2(b, cg->t_i64, secret, &one, 1, ""),
-                                     "secret1");
-    LLVMValueRef h = LLVMBuildMul(b, LLVMBuildXor(b, k, s0, ""),
-                                  LLVMConstInt(cg->t_i64, 0xbf58476d1ce4e5b9ull, 0), "");
-    h = LLVMBuildXor(b, h, LLVMBuildLShr(b, h, LLVMConstInt(cg->t_i64, 31, 0), ""), "");
-    h = LLVMBuildMul(b, LLVMBuildXor(b, h, s1, ""),
-                     LLVMConstInt(cg->t_i64, 0x94d049bb133111ebull, 0), "");
-    return LLVMBuildXor(b, h, LLVMBuildLShr(b, h, LLVMConstInt(cg->t_i64, 29, 0), ""), "hash");
+    LLVMValueRef s0 = LLVMBuildLoad2(b, cg->t_i64, map_secret(cg), "secret");
+    return LLVMBuildMul(b, LLVMBuildXor(b, k, s0, ""),
+                        LLVMConstInt(cg->t_i64, 0x9e3779b97f4a7c15ull, 0), "hash");
+}
+
+/* The most slots the in-line probe visits before it leaves the rest to
+ * the runtime: two cache lines of pairs, past which a run is rare at a
+ * load of at most 1/2, and far below map.c's chain_limit, so that every
+ * long probe is still the runtime's, and counted (map.c's essay). */
+#define INLINE_PROBE 8
+
+/* A probe for key word k in the slots `pairs` of map m, from its home
+ * (the top bits of map.c's mix of k) on: a branch to `hit` at the slot
+ * holding k, to `vacant` at the first empty one, to `other` after
+ * INLINE_PROBE slots of other keys.  Gives the slot's address (valid in
+ * `hit` and `vacant`); *empty is the map's empty mark. */
+static LLVMValueRef probe_slots(Cg *cg, LLVMValueRef m, LLVMValueRef pairs, LLVMValueRef k,
+                                LLVMValueRef *empty, LLVMBasicBlockRef hit,
+                                LLVMBasicBlockRef vacant, LLVMBasicBlockRef other,
+                                LLVMValueRef *index_out, LLVMValueRef *mask_out)
+{
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.slot");
+    LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.check");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.next");
+    *empty = header_word(cg, m, MOS_MAP_EMPTY, cg->t_i64, "map.empty");
+    LLVMValueRef shift = header_word(cg, m, MOS_MAP_SHIFT, cg->t_i64, "map.shift");
+    LLVMValueRef mask = header_word(cg, m, MOS_MAP_MASK, cg->t_i64, "map.mask");
+    LLVMValueRef first = LLVMBuildLShr(b, int_key_hash(cg, k), shift, "map.home");
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, loop);
+
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef index = LLVMBuildPhi(b, cg->t_i64, "map.index");
+    LLVMValueRef steps = LLVMBuildPhi(b, cg->t_i64, "map.steps");
+    LLVMValueRef offset = LLVMBuildShl(b, index, LLVMConstInt(cg->t_i64, 4, 0), "");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &offset, 1, "map.at");
+    LLVMValueRef held = LLVMBuildLoad2(b, cg->t_i64, slot, "map.key");
+    /* an empty slot first: a held key never equals the mark */
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, *empty, ""), vacant, check);
+
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, k, ""), hit, next);
+
+    LLVMPositionBuilderAtEnd(b, next);
+    LLVMValueRef one = LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef index1 = LLVMBuildAnd(b, LLVMBuildAdd(b, index, one, ""), mask, "");
+    LLVMValueRef steps1 = LLVMBuildAdd(b, steps, one, "");
+    LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, steps1,
+                                      LLVMConstInt(cg->t_i64, INLINE_PROBE, 0), "");
+    LLVMBuildCondBr(b, more, loop, other);
+
+    LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
+    LLVMValueRef indices[2] = {first, index1}, counts[2] = {zero, steps1};
+    LLVMBasicBlockRef from[2] = {entry, next};
+    LLVMAddIncoming(index, indices, from, 2);
+    LLVMAddIncoming(steps, counts, from, 2);
+    if (index_out)
+        *index_out = index;
+    if (mask_out)
+        *mask_out = mask;
+    return slot;
 }
 
 /* A lookup's runtime call, `which` with its arguments (the map and the
@@ -141,31 +205,20 @@ static LLVMValueRef probe_int_key(CgFn *f, const RtLookup *l, bool value, LLVMVa
     LLVMBuilderRef b = cg->b;
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
     LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.probe");
-    LLVMBasicBlockRef check = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.check");
     LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.found");
     LLVMBasicBlockRef absent = if_absent ? LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.absent")
                                          : NULL;
     LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.other");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.join");
     LLVMBasicBlockRef none = absent ? absent : other;
-    LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
 
-    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, size, zero, ""), probe, none);
+    /* no slots to probe (no entry yet, or the map hashes strongly): the runtime */
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PROBE, cg->t_ptr, "map.pairs");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, pairs, ""), other, probe);
 
     LLVMPositionBuilderAtEnd(b, probe);
-    LLVMValueRef empty = header_word(cg, m, MOS_MAP_EMPTY, cg->t_i64, "map.empty");
-    LLVMValueRef mask = header_word(cg, m, MOS_MAP_MASK, cg->t_i64, "map.mask");
-    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PAIRS, cg->t_ptr, "map.pairs");
-    LLVMValueRef index = LLVMBuildAnd(b, int_key_hash(cg, k), mask, "");
-    LLVMValueRef offset = LLVMBuildShl(b, index, LLVMConstInt(cg->t_i64, 4, 0), "");
-    LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &offset, 1, "map.slot");
-    LLVMValueRef held = LLVMBuildLoad2(b, cg->t_i64, slot, "map.key");
-    /* an empty slot first: a held key never equals the mark */
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, empty, ""), none, check);
-
-    LLVMPositionBuilderAtEnd(b, check);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, held, k, ""), found, other);
+    LLVMValueRef empty;
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, found, none, other, NULL, NULL);
 
     LLVMPositionBuilderAtEnd(b, found);
     LLVMValueRef eight = LLVMConstInt(cg->t_i64, 8, 0);
@@ -201,13 +254,84 @@ static LLVMValueRef lookup_word(CgFn *f, const Type *t, const RtLookup *l, bool 
     return t->key->kind != TY_STRING ? probe_int_key(f, l, value, if_absent) : rt_lookup(f, l);
 }
 
+static void store_word(Cg *cg, LLVMValueRef base, unsigned offset, LLVMValueRef word)
+{
+    LLVMValueRef at = LLVMConstInt(cg->t_i64, offset, 0);
+    LLVMBuildStore(cg->b, word, LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, base, &at, 1, ""));
+}
+
+/* m[k] = v of an int or bool key (args: mos_map_set's), in line when the
+ * in-line probe finds k (the value is replaced) or an empty slot with
+ * room to spare (mosaic_rt.h, MOS_MAP_ORDER: the entry is made there, as
+ * map.c's mos_map_set would make it); anything else is the runtime's: a
+ * long probe, growth of the slots or of the order array, no slots to
+ * probe, or the key that marks empty slots. */
+static void set_int_key(CgFn *f, LLVMValueRef args[4])
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef m = args[0], k = args[1], v = args[2];
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.probe");
+    LLVMBasicBlockRef replace = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.replace");
+    LLVMBasicBlockRef room = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.room");
+    LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.add");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.slow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.set.done");
+
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PROBE, cg->t_ptr, "map.pairs");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, pairs, ""), slow, probe);
+
+    /* an empty slot: a new entry, unless the key is the mark itself */
+    LLVMPositionBuilderAtEnd(b, probe);
+    LLVMValueRef empty;
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, replace, room, slow, NULL, NULL);
+
+    LLVMPositionBuilderAtEnd(b, replace);
+    store_word(cg, slot, 8, v);
+    LLVMBuildBr(b, join);
+
+    /* a new entry if the key is not the mark, the slots stay at most half
+     * full ((size + 1) * 2 <= mask + 1, that is 2 * size < mask) and the
+     * order array has room */
+    LLVMPositionBuilderAtEnd(b, room);
+    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
+    LLVMValueRef mask = header_word(cg, m, MOS_MAP_MASK, cg->t_i64, "map.mask");
+    LLVMValueRef used = header_word(cg, m, MOS_MAP_USED, cg->t_i64, "map.used");
+    LLVMValueRef cap = header_word(cg, m, MOS_MAP_ORDER_CAP, cg->t_i64, "map.order_cap");
+    LLVMValueRef one = LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildShl(b, size, one, ""), mask, "");
+    fits = LLVMBuildAnd(b, fits, LLVMBuildICmp(b, LLVMIntSLT, used, cap, ""), "");
+    fits = LLVMBuildAnd(b, fits, LLVMBuildICmp(b, LLVMIntNE, k, empty, ""), "map.fits");
+    LLVMBuildCondBr(b, fits, add, slow);
+
+    LLVMPositionBuilderAtEnd(b, add);
+    store_word(cg, slot, 0, k);
+    store_word(cg, slot, 8, v);
+    LLVMValueRef order = header_word(cg, m, MOS_MAP_ORDER, cg->t_ptr, "map.order");
+    LLVMBuildStore(b, k, LLVMBuildInBoundsGEP2(b, cg->t_i64, order, &used, 1, "map.entry"));
+    store_word(cg, m, MOS_MAP_USED, LLVMBuildAdd(b, used, one, ""));
+    store_word(cg, m, 0, LLVMBuildAdd(b, size, one, ""));
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, slow);
+    cg_call_rt(f, CG_RT_mos_map_set, args, 4, "");
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, join);
+}
+
+/* m[k] = v; in line for an int or bool key (set_int_key) when `in_line`. */
 static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMValueRef value,
-                Loc loc)
+                Loc loc, bool in_line)
 {
     Cg *cg = f->cg;
     LLVMValueRef args[4] = {m, cg_to_word(cg, key, t->key), cg_to_word(cg, value, t->elem),
                             cg_where(cg, loc)};
-    cg_call_rt(f, CG_RT_mos_map_set, args, 4, "");
+    if (in_line && t->key->kind != TY_STRING)
+        set_int_key(f, args);
+    else
+        cg_call_rt(f, CG_RT_mos_map_set, args, 4, "");
 }
 
 static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, Loc loc)
@@ -215,6 +339,66 @@ static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key
     Cg *cg = f->cg;
     RtLookup l = {CG_RT_mos_map_get, {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)}, 3};
     return cg_from_word(cg, lookup_word(f, t, &l, true, NULL), t->elem, "value");
+}
+
+/* m.remove(k) of an int or bool key (args: mos_map_remove's), in line
+ * when the in-line probe finds no such key, or finds it and the next slot
+ * is empty: then nothing shifts back (map.c's shift_pairs), and the slot
+ * is emptied here — {mark, 0}, as map.c empties one — and the size goes
+ * down; the key's entry in the order array is left dead, as the runtime
+ * leaves it.  Anything else is the runtime's.  Gives the i1 "removed". */
+static LLVMValueRef remove_int_key(CgFn *f, LLVMValueRef args[3])
+{
+    Cg *cg = f->cg;
+    LLVMBuilderRef b = cg->b;
+    LLVMValueRef m = args[0], k = args[1];
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.probe");
+    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.found");
+    LLVMBasicBlockRef absent = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.absent");
+    LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.last");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.slow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(cg->ctx, fn, "map.remove.done");
+
+    LLVMValueRef pairs = header_word(cg, m, MOS_MAP_PROBE, cg->t_ptr, "map.pairs");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, pairs, ""), slow, probe);
+
+    LLVMPositionBuilderAtEnd(b, probe);
+    LLVMValueRef empty, index, mask;
+    LLVMValueRef slot = probe_slots(cg, m, pairs, k, &empty, found, absent, slow, &index, &mask);
+
+    LLVMPositionBuilderAtEnd(b, absent);
+    LLVMBuildBr(b, join);
+
+    /* the key: does the run go on past it? */
+    LLVMPositionBuilderAtEnd(b, found);
+    LLVMValueRef one = LLVMConstInt(cg->t_i64, 1, 0);
+    LLVMValueRef next = LLVMBuildShl(b, LLVMBuildAnd(b, LLVMBuildAdd(b, index, one, ""), mask, ""),
+                                     LLVMConstInt(cg->t_i64, 4, 0), "");
+    LLVMValueRef after = LLVMBuildLoad2(b, cg->t_i64,
+                                        LLVMBuildInBoundsGEP2(b, cg->t_i8, pairs, &next, 1, ""),
+                                        "map.next_key");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, after, empty, ""), last, slow);
+
+    LLVMPositionBuilderAtEnd(b, last);
+    store_word(cg, slot, 0, empty);
+    store_word(cg, slot, 8, LLVMConstInt(cg->t_i64, 0, 0));
+    LLVMValueRef size = header_word(cg, m, 0, cg->t_i64, "map.size");
+    store_word(cg, m, 0, LLVMBuildSub(b, size, one, ""));
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, slow);
+    LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, args, 3, "removed");
+    r = LLVMBuildICmp(b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, join);
+
+    LLVMPositionBuilderAtEnd(b, join);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->t_i1, "map.removed");
+    LLVMValueRef words[3] = {LLVMConstInt(cg->t_i1, 0, 0), LLVMConstInt(cg->t_i1, 1, 0), r};
+    LLVMBasicBlockRef from[3] = {absent, last, slow_end};
+    LLVMAddIncoming(phi, words, from, 3);
+    return phi;
 }
 
 LLVMValueRef cg_new_map(CgFn *f, Expr *e)
@@ -225,7 +409,7 @@ LLVMValueRef cg_new_map(CgFn *f, Expr *e)
     for (size_t i = 0; i < e->u.map_lit.keys.len; i++) {
         LLVMValueRef k = cg_expr(f, e->u.map_lit.keys.items[i]);
         LLVMValueRef v = cg_expr(f, e->u.map_lit.values.items[i]);
-        set(f, m, e->type, k, v, e->loc);   /* part of the allocation: not counted */
+        set(f, m, e->type, k, v, e->loc, false);   /* part of the allocation: not counted */
     }
     return m;
 }
@@ -348,7 +532,7 @@ void cg_map_assign(CgFn *f, Stmt *s)
         cg_debug_loc(f, s->loc);
         touch(f, m, mx, t->loc, t, EFF_WRITE);
     }
-    set(f, m, mx->type, k, v, t->loc);
+    set(f, m, mx->type, k, v, t->loc, true);
 }
 
 LLVMValueRef cg_map_size(CgFn *f, Expr *e, LLVMValueRef m)
@@ -388,6 +572,8 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
         return LLVMBuildICmp(cg->b, LLVMIntNE, lookup_word(f, t, &l, false, zero), zero, "has");
     }
     case MM_REMOVE: {
+        if (t->key->kind != TY_STRING)
+            return remove_int_key(f, v);
         LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, v, n, "removed");
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
     }

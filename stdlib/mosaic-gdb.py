@@ -238,22 +238,38 @@ class MapPrinter(_NamedPrinter):
         key_type, value_type = _split_map_name(self.name)
         header = gdb.Value(address).cast(gdb.lookup_type("struct MosMap").pointer())
         header = header.dereference()
-        # string keys: 24-byte slots; int and bool keys: 16-byte pairs
-        # (stdlib/map.c's essay); the order array names either by slot + 1
+        # string keys: 32-byte slots; int and bool keys: 16-byte pairs; the
+        # order array lists keys, and an entry is alive when its key is in a
+        # slot and no later entry has it (stdlib/map.c's essay).  A string
+        # entry names the map's own copy of its key, as its slot does, so
+        # pointers compare; a dead one names an old copy (or the shared "",
+        # which the "later entry" rule settles).
+        wide = int(header["slots"]) != 0
+        slots = header["slots"] if wide else header["pairs"]
+        empty = None if wide else int(header["empty"])
+        values = {}
+        if int(slots) != 0:
+            for i in range(int(header["mask"]) + 1):
+                s = slots[i]
+                key = int(s["key"])
+                if key != (0 if wide else empty):
+                    values[key] = int(s["value"])
         order = header["order"]
-        slots = header["slots"] if int(header["slots"]) != 0 else header["pairs"]
+        live, met = [], set()
+        for i in range(int(header["used"]) - 1, -1, -1):
+            key = int(order[i])
+            if key in values and key not in met:
+                met.add(key)
+                live.append(key)
+        live.reverse()
         limit = _elements_limit()
         entries = []
-        for i in range(int(header["used"])):
-            slot = int(order[i])
-            if slot == 0:
-                continue        # removed
+        for key in live:
             if limit is not None and len(entries) == limit:
                 entries.append("...")
                 break
-            s = slots[slot - 1]
-            entries.append("%s: %s" % (_word_text(int(s["key"]), key_type),
-                                       _word_text(int(s["value"]), value_type)))
+            entries.append("%s: %s" % (_word_text(key, key_type),
+                                       _word_text(values[key], value_type)))
         return entries
 
 

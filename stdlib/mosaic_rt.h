@@ -151,13 +151,24 @@ int32_t mos_map_has(MosMap *m, int64_t key, const char *where);
 void mos_map_set(MosMap *m, int64_t key, int64_t value, const char *where);
 /* An int- or bool-keyed map's first probe is made in line by generated
  * code (codegen/maps.c), which reads these words of the header (offsets in
- * bytes): the slots (16 bytes each, the key then the value), the key that
- * marks an empty slot, and the mask of the slot count; the keys' hash
- * uses mos_map_secret.  A lookup that meets another key there calls the
+ * bytes): the slots it may probe (16 bytes each, the key then the value;
+ * NULL before the first entry and once the map hashes its keys with
+ * SipHash, when every lookup is the runtime's), the key that marks an
+ * empty slot, and 64 - log2 of the slot count, by which the keys' hash
+ * (of mos_map_secret) is shifted to give the first slot, and the mask of
+ * the slot count.  A lookup that meets another key there calls the
  * runtime, which probes on. */
-#define MOS_MAP_PAIRS 24
-#define MOS_MAP_EMPTY 40
-#define MOS_MAP_MASK 48
+#define MOS_MAP_PROBE 16
+#define MOS_MAP_EMPTY 24
+#define MOS_MAP_SHIFT 32
+#define MOS_MAP_MASK 40
+/* `m[k] = v` of an int or bool key also inserts in line when the slot is
+ * empty and neither the slots nor the order array must grow: the key and
+ * value go in the slot, the key at the end of the order array (its keys,
+ * `used` of `order_cap` written), and `used` and the size go up by one. */
+#define MOS_MAP_ORDER 48
+#define MOS_MAP_USED 56
+#define MOS_MAP_ORDER_CAP 64
 extern uint64_t mos_map_secret[2];
 /* The cell holding key's value, for `m[k] op= e` (missing key: a runtime
  * error) and `m[k] = m.get(k, d) op e` (a missing key is first inserted

@@ -8,6 +8,15 @@
  * about to insert, and checks that every entry, the insertion order,
  * removal and growth come out as with any other key.
  *
+ * The map also stops trusting its fast hash when a probe runs long (the
+ * essay's "strong" maps).  No program can aim at that without the secret,
+ * so this one fixes the secret and makes keys that all hash to one slot:
+ * int keys by running the mix backwards, strings by trying words until
+ * enough share the top bits of their hash.  It checks that the map goes strong,
+ * hides its slots from generated code, and keeps every entry and the
+ * order.  And it checks the order array's dead entries, which only
+ * settle_order removes.
+ *
  * Output is TAP.
  */
 #define _GNU_SOURCE 1
@@ -78,10 +87,127 @@ static void test_key_equal_to_the_empty_mark(void)
            "clear empties every slot");
 }
 
+/* The inverse of an odd number modulo 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t a)
+{
+    uint64_t x = a;
+    for (int i = 0; i < 6; i++)
+        x *= 2 - a * x;
+    return x;
+}
+
+/* The int key whose mix (map.c) is h. */
+static int64_t key_with_hash(uint64_t h)
+{
+    return (int64_t)(h * inverse(FIBONACCI) ^ mos_map_secret[0]);
+}
+
+#define COLLIDING 400   /* more than chain_limit of the tables they fill */
+
+static void test_colliding_int_keys(void)
+{
+    MosMap *m = mos_map_new(MOS_KEY_INT, MOS_ELEM_PLAIN, 8, 0, WHERE);
+    int64_t keys[COLLIDING];
+    bool all_collide = true;
+    for (int i = 0; i < COLLIDING; i++) {
+        keys[i] = key_with_hash(0x5a5a5ull << 44 | (uint64_t)(i + 1) << 8);  /* top 20 bits */
+        all_collide = all_collide && mix((uint64_t)keys[i]) >> 44 == 0x5a5a5;
+    }
+    TAP_OK(all_collide, "the keys share the top 20 bits of their hash: one home slot");
+    for (int i = 0; i < COLLIDING; i++) {
+        if (i == 100)
+            TAP_OK(!m->strong && m->probe == m->pairs, "a hundred collisions: still the mix");
+        mos_map_set(m, keys[i], i, WHERE);
+    }
+    TAP_OK(m->strong && m->probe == NULL, "a long probe makes the map strong, its slots hidden");
+    uint64_t longest = 0;
+    for (int i = 0; i < COLLIDING; i++) {
+        Key k = key_of(m, keys[i]);
+        bool found;
+        uint64_t steps;
+        probe(m, &k, &found, &steps);
+        longest = steps > longest ? steps : longest;
+    }
+    TAP_OK(longest < 16, "SipHash spreads the keys");
+    bool ok = m->size == COLLIDING;
+    for (int i = 0; i < COLLIDING; i++)
+        ok = ok && mos_map_get(m, keys[i], WHERE) == i;
+    TAP_OK(ok, "every entry kept");
+    for (int i = 0; i < COLLIDING; i += 2)
+        mos_map_remove(m, keys[i], WHERE);
+    mos_map_set(m, keys[0], -1, WHERE);
+    MosArray *ks = mos_map_keys(m, WHERE);
+    ok = ks->length == COLLIDING / 2 + 1;
+    for (int i = 1; ok && i < COLLIDING; i += 2)
+        ok = ((int64_t *)(void *)ks->data)[i / 2] == keys[i];
+    ok = ok && ((int64_t *)(void *)ks->data)[COLLIDING / 2] == keys[0];
+    TAP_OK(ok, "removal and re-insertion keep the order");
+}
+
+static void test_colliding_string_keys(void)
+{
+    MosMap *m = mos_map_new(MOS_KEY_STRING, MOS_ELEM_PLAIN, 8, 0, WHERE);
+    MosString *keys[COLLIDING];
+    int n = 0;
+    char word[8] = "aaaaaa";
+    for (uint32_t x = 0; n < COLLIDING; x++) {
+        for (int j = 0; j < 6; j++)
+            word[j] = (char)('a' + (x >> (4 * j)) % 16);
+        MosString *s = rt_string_new(word, 6);
+        if (key_of(m, (int64_t)(uintptr_t)s).hash >> 52 == 0x123)
+            keys[n++] = s;
+    }
+    for (int i = 0; i < n; i++)
+        mos_map_set(m, (int64_t)(uintptr_t)keys[i], i, WHERE);
+    TAP_OK(m->strong, "strings with one short hash make the map strong");
+    bool ok = m->size == n;
+    for (int i = 0; i < n; i++)
+        ok = ok && mos_map_get(m, (int64_t)(uintptr_t)rt_string_new(keys[i]->bytes, 6), WHERE) == i;
+    MosArray *ks = mos_map_keys(m, WHERE);
+    for (int i = 0; ok && i < n; i++)
+        ok = same_bytes(((MosString **)(void *)ks->data)[i]->bytes, keys[i]->bytes, 6);
+    TAP_OK(ok, "every entry kept, in order");
+}
+
+/* Dead entries: removal leaves them, settle_order drops them, keeping the
+ * last entry of a key removed and added again. */
+static void test_dead_entries(void)
+{
+    MosMap *m = mos_map_new(MOS_KEY_INT, MOS_ELEM_PLAIN, 8, 0, WHERE);
+    for (int64_t k = 0; k < 6; k++)
+        mos_map_set(m, k, k * 10, WHERE);
+    mos_map_remove(m, 1, WHERE);
+    mos_map_remove(m, 3, WHERE);
+    mos_map_set(m, 1, 11, WHERE);
+    mos_map_set(m, 4, 44, WHERE);      /* replaced: keeps its place */
+    mos_map_remove(m, 5, WHERE);
+    mos_map_set(m, 5, 55, WHERE);
+    mos_map_remove(m, 5, WHERE);
+    TAP_OK(m->used == 8 && m->size == 4, "removal leaves dead entries");
+    char text[256];
+    order_of(m, text, sizeof text);
+    TAP_STR_EQ(text, "0=0 2=20 4=44 1=11", "the order without them");
+    TAP_OK(m->used == 4, "keys() settles the order array");
+    for (int64_t round = 0; round < 1000; round++) {     /* refill the array with dead ones */
+        mos_map_set(m, 100 + round % 3, round, WHERE);
+        mos_map_remove(m, 100 + round % 3, WHERE);
+    }
+    TAP_OK(m->order_cap <= 16, "an array of dead entries is settled, not grown");
+    mos_map_set(m, 3, 33, WHERE);
+    order_of(m, text, sizeof text);
+    TAP_STR_EQ(text, "0=0 2=20 4=44 1=11 3=33", "and the order survives it");
+}
+
 int main(void)
 {
     GC_INIT();
-    TAP_PLAN(8);
+    TAP_PLAN(21);
     test_key_equal_to_the_empty_mark();
+    pthread_once(&secret_once, choose_secret);
+    mos_map_secret[0] = 0x0123456789abcdefull;   /* a known secret, to aim at */
+    mos_map_secret[1] = 0xfedcba9876543210ull;
+    test_colliding_int_keys();
+    test_colliding_string_keys();
+    test_dead_entries();
     return tap_done();
 }
