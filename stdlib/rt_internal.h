@@ -141,6 +141,8 @@ MosString *rt_empty_string(void);
  * returns the length. */
 #define RT_INT_BUF 24
 int rt_format_int(int64_t v, char *buf);
+/* The length rt_format_int(v, ...) returns, without writing anything. */
+int rt_int_length(int64_t v);
 /* rt_format_float is declared in mosaic_rt.h (the unit tests use it). */
 #define RT_FLOAT_BUF 32
 
