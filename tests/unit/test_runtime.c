@@ -310,6 +310,12 @@ static void test_parse_int_accepts(void)
         { "-0", 0 }, { "9223372036854775807", INT64_MAX },
         { "-9223372036854775808", INT64_MIN },
         { "00000000000000000000000000001", 1 },
+        /* either side of the 18 digits that are parsed without overflow tests */
+        { "999999999999999999", 999999999999999999 },
+        { "-999999999999999999", -999999999999999999 },
+        { "1000000000000000000", 1000000000000000000 },
+        { "+000000000000000042", 42 },
+        { "-9", -9 }, { "+0", 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t v = mos_parse_int(str(cases[i].text), "t.mos:1:1");
@@ -333,6 +339,8 @@ static void test_parse_int_refuses(void)
         { "+-1", 3 }, { "12a", 3 }, { "1\0", 2 },
         { "9223372036854775808", 19 }, { "-9223372036854775809", 20 },
         { "99999999999999999999", 20 }, { "\xd9\xa3", 2 },
+        { "12345678901234567/", 18 }, { "12345678901234567:", 18 }, { "/", 1 },
+        { ":", 1 }, { "-\x80", 2 }, { "1\xff", 2 }, { "+1+", 3 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Child c = run_child(call_parse_int, (void *)&cases[i]);
