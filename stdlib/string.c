@@ -187,7 +187,7 @@ static void write_tail(char *dst, const Tail *t)
             dst += rt_format_int(p->word, dst);
         } else {
             const MosString *s = or_empty((MosString *)(uintptr_t)p->word);
-            memcpy(dst, s->bytes, (size_t)s->length);
+            rt_copy_bytes(dst, s->bytes, (size_t)s->length);
             dst += s->length;
         }
     }
@@ -217,7 +217,7 @@ static MosString *append(MosString *a, int64_t extra, const Tail *tail)
     if ((uint64_t)capacity > RT_MAX_ALLOC)
         capacity = length;
     MosString *s = fresh_buffer(length, capacity);
-    memcpy(s->bytes, a->bytes, (size_t)a->length);
+    rt_copy_bytes(s->bytes, a->bytes, (size_t)a->length);
     write_tail(s->bytes + a->length, tail);
     s->bytes[length] = '\0';
     return s;

@@ -321,12 +321,18 @@ MosString *mos_string_join(MosArray *xs, MosString *sep, const char *where)
     }
     MosString *r = rt_string_alloc((int64_t)total);
     char *p = r->bytes;
+    /* the usual separator is one byte: a store, not a copy */
+    int one = sep->length == 1;
+    char sep0 = one ? sep->bytes[0] : 0;
     for (int64_t i = 0; i < xs->length; i++) {
         if (i > 0) {
-            memcpy(p, sep->bytes, (size_t)sep->length);
+            if (one)
+                *p = sep0;
+            else
+                rt_copy_bytes(p, sep->bytes, (size_t)sep->length);
             p += sep->length;
         }
-        memcpy(p, items[i]->bytes, (size_t)items[i]->length);
+        rt_copy_bytes(p, items[i]->bytes, (size_t)items[i]->length);
         p += items[i]->length;
     }
     return r;

@@ -212,6 +212,26 @@ static void test_strings(void)
     ok(is(mixed, "x=2.0", 5), "\"x=\" + 2.0 is \"x=2.0\"");
 }
 
+/* rt_copy_bytes copies exactly n bytes, for every n around its cases,
+ * touching nothing before or after them. */
+static void test_copy_bytes(void)
+{
+    char src[64], dst[80];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (char)('A' + i);
+    for (size_t n = 0; n <= 40; n++) {
+        memset(dst, '#', sizeof dst);
+        rt_copy_bytes(dst + 8, src, n);
+        if (memcmp(dst + 8, src, n) != 0)
+            bad++;
+        for (size_t i = 0; i < sizeof dst; i++)
+            if ((i < 8 || i >= 8 + n) && dst[i] != '#')
+                bad++;
+    }
+    ok(bad == 0, "rt_copy_bytes copies 0 to 40 bytes exactly");
+}
+
 /* Every int around a power of ten, each sign: rt_int_length and
  * rt_format_int agree with snprintf. */
 static void test_format_int(void)
@@ -705,6 +725,7 @@ int main(void)
     GC_set_warn_proc(GC_ignore_warn_proc);  /* as the runtime's main() does */
 
     test_strings();
+    test_copy_bytes();
     test_format_int();
     test_concat_chain();
     test_parse_int_accepts();
