@@ -167,6 +167,74 @@ static MosString *fresh_buffer(int64_t length, int64_t capacity)
     return s;
 }
 
+/* The digits of 0..99 in pairs: formatting takes two digits per division,
+ * written from the end, once the number's length is known. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static const uint64_t powers_of_10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+    1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* The number of decimal digits of u, without a loop: a number of b bits
+ * has floor(b * log10(2)) or one more digits (1233 / 4096 is log10(2)
+ * rounded up, exact enough for every b up to 64), and one compare with a
+ * power of ten tells which.  u | 1 has the digits of u and is never 0. */
+static inline int decimal_length(uint64_t u)
+{
+    u |= 1;
+    int guess = ((64 - __builtin_clzll(u)) * 1233) >> 12;
+    return guess + (u >= powers_of_10[guess]);
+}
+
+int rt_int_length(int64_t v)
+{
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    return (v < 0) + decimal_length(u);
+}
+
+/* v in decimal at buf, without a NUL; its length.  Inline, for the
+ * chains that format several ints each.  Two digits per step, from the
+ * end; in 32 bits once the rest fits (the usual int: a cheaper division). */
+static inline int format_int(int64_t v, char *buf)
+{
+    /* the magnitude as unsigned, so INT64_MIN needs no special case */
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    int sign = v < 0, len = sign + decimal_length(u);
+    char *p = buf + len;
+    while (u > UINT32_MAX) {
+        p -= 2;
+        memcpy(p, &digit_pairs[(u % 100) * 2], 2);
+        u /= 100;
+    }
+    uint32_t w = (uint32_t)u;
+    while (w >= 100) {
+        p -= 2;
+        memcpy(p, &digit_pairs[(w % 100) * 2], 2);
+        w /= 100;
+    }
+    if (w >= 10)
+        memcpy(p - 2, &digit_pairs[w * 2], 2);
+    else
+        p[-1] = (char)('0' + w);
+    if (sign)
+        buf[0] = '-';
+    return len;
+}
+
+int rt_format_int(int64_t v, char *buf)
+{
+    int len = format_int(v, buf);
+    buf[len] = '\0';
+    return len;
+}
+
 /* What a concatenation appends after its left operand: one string, or
  * the parts of a chain `a + b + c + ...` (ints formatted on the way). */
 typedef struct Tail {
@@ -184,7 +252,7 @@ static void write_tail(char *dst, const Tail *t)
     for (int64_t i = 0; i < t->nparts; i++) {
         const MosPart *p = &t->parts[i];
         if (p->is_int) {
-            dst += rt_format_int(p->word, dst);
+            dst += format_int(p->word, dst);
         } else {
             const MosString *s = or_empty((MosString *)(uintptr_t)p->word);
             rt_copy_bytes(dst, s->bytes, (size_t)s->length);
@@ -253,62 +321,6 @@ MosString *mos_string_concat_n(const MosPart *parts, int64_t n)
         return first;
     Tail tail = {NULL, parts + from, n - from};
     return append(first, extra, &tail);
-}
-
-/* The digits of 0..99 in pairs: formatting takes two digits per division,
- * written from the end, once the number's length is known. */
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-static const uint64_t powers_of_10[20] = {
-    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-    1000000000000ull, 10000000000000ull, 100000000000000ull,
-    1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-    1000000000000000000ull, 10000000000000000000ull,
-};
-
-/* The number of decimal digits of u, without a loop: a number of b bits
- * has floor(b * log10(2)) or one more digits (1233 / 4096 is log10(2)
- * rounded up, exact enough for every b up to 64), and one compare with a
- * power of ten tells which.  u | 1 has the digits of u and is never 0. */
-static inline int decimal_length(uint64_t u)
-{
-    u |= 1;
-    int guess = ((64 - __builtin_clzll(u)) * 1233) >> 12;
-    return guess + (u >= powers_of_10[guess]);
-}
-
-int rt_int_length(int64_t v)
-{
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    return (v < 0) + decimal_length(u);
-}
-
-int rt_format_int(int64_t v, char *buf)
-{
-    /* the magnitude as unsigned, so INT64_MIN needs no special case */
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    int sign = v < 0, len = sign + decimal_length(u);
-    char *p = buf + len;
-    *p = '\0';
-    while (u >= 100) {
-        unsigned pair = (unsigned)(u % 100) * 2;
-        u /= 100;
-        *--p = digit_pairs[pair + 1];
-        *--p = digit_pairs[pair];
-    }
-    if (u >= 10) {
-        *--p = digit_pairs[u * 2 + 1];
-        *--p = digit_pairs[u * 2];
-    } else {
-        *--p = (char)('0' + u);
-    }
-    if (sign)
-        buf[0] = '-';
-    return len;
 }
 
 MosString *mos_string_from_int(int64_t v)
