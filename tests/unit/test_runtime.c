@@ -254,6 +254,15 @@ static void test_format_int(void)
             }
         }
     }
+    for (int b = 1; b < 63; b++) {     /* every bit length, either side (63: edges) */
+        for (int d = -1; d <= 1; d++) {
+            int64_t v = (int64_t)(((uint64_t)1 << b) + (uint64_t)(int64_t)d);
+            snprintf(want, sizeof want, "%lld", (long long)v);
+            int n = rt_format_int(v, got);
+            if (strcmp(got, want) != 0 || rt_int_length(v) != n || rt_int_length(-v) != n + 1)
+                bad++;
+        }
+    }
     static const int64_t edges[] = {0, 1, -1, 9, -9, 10, -10, 99, 100, INT64_MAX, INT64_MIN,
                                     INT64_MIN + 1, (int64_t)1 << 62, -((int64_t)1 << 62)};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
@@ -262,7 +271,7 @@ static void test_format_int(void)
         if (strcmp(got, want) != 0 || rt_int_length(edges[i]) != n)
             bad++;
     }
-    ok(bad == 0, "rt_format_int and rt_int_length agree with printf at every power of ten");
+    ok(bad == 0, "rt_format_int and rt_int_length agree with printf at every power of ten and of two");
 }
 
 /* s's bytes are these (a string in a buffer is NUL-terminated only
