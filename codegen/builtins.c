@@ -302,12 +302,65 @@ LLVMValueRef cg_builtin_method(CgFn *f, Expr *e)
     return by_table(f, bi, e->u.method_call.object, &e->u.method_call.args, e->loc);
 }
 
+/* join([a, b, ...], sep) with a literal array of at most
+ * JOIN_LITERAL_MAX strings: the array lives only for the call, which reads
+ * its length and elements and keeps neither, so it is built in the
+ * function's frame — a MosArray header and its elements after it, as
+ * mos_array_new lays them out — rather than on the heap.  The elements are
+ * evaluated left to right before the separator, as for any call; the
+ * collector finds them on the stack.  The bound keeps a frame small (a
+ * literal of thousands of strings is rare, and takes the heap). */
+#define JOIN_LITERAL_MAX 64
+
+static bool join_of_literal(const Expr *e)
+{
+    const Expr *xs = e->u.call.args.items[0];
+    return xs->kind == EX_ARRAY_LIT && xs->u.array_lit.elems.len <= JOIN_LITERAL_MAX;
+}
+
+static LLVMValueRef join_literal(CgFn *f, Expr *e)
+{
+    Cg *cg = f->cg;
+    ExprVec *elems = &e->u.call.args.items[0]->u.array_lit.elems;
+    size_t n = elems->len;
+    _Static_assert(sizeof(MosArray) % 8 == 0, "the elements follow the header, aligned");
+    size_t header_words = sizeof(MosArray) / 8;
+    LLVMValueRef arr = cg_entry_alloca(f, LLVMArrayType(cg->t_i64, (unsigned)(header_words + n)),
+                                       "join.array");
+    LLVMValueRef data = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr,
+                                              (LLVMValueRef[]){LLVMConstInt(cg->t_i64, sizeof(MosArray), 0)},
+                                              1, "join.items");
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef v = cg_expr(f, elems->items[i]);
+        LLVMValueRef at = LLVMBuildInBoundsGEP2(cg->b, cg->t_ptr, data,
+                                                (LLVMValueRef[]){LLVMConstInt(cg->t_i64, i, 0)},
+                                                1, "join.item");
+        LLVMBuildStore(cg->b, v, at);
+    }
+    struct { size_t offset; LLVMValueRef value; } header[] = {
+        {offsetof(MosArray, length), LLVMConstInt(cg->t_i64, n, 0)},
+        {offsetof(MosArray, data), data},
+        {offsetof(MosArray, capacity), LLVMConstInt(cg->t_i64, n, 0)},
+        {offsetof(MosArray, elem_size), LLVMConstInt(cg->t_i32, sizeof(MosString *), 0)},
+        {offsetof(MosArray, elem_kind), LLVMConstInt(cg->t_i32, MOS_ELEM_STRING, 0)},
+    };
+    for (size_t i = 0; i < sizeof header / sizeof header[0]; i++) {
+        LLVMValueRef off = LLVMConstInt(cg->t_i64, header[i].offset, 0);
+        LLVMBuildStore(cg->b, header[i].value,
+                       LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, arr, &off, 1, ""));
+    }
+    LLVMValueRef v[3] = {arr, cg_expr(f, e->u.call.args.items[1]), cg_where(cg, e->loc)};
+    return cg_call_rt(f, CG_RT_mos_string_join, v, 3, "join");
+}
+
 LLVMValueRef cg_builtin(CgFn *f, Expr *e)
 {
     Cg *cg = f->cg;
     ExprVec *args = &e->u.call.args;
     Expr *a0 = args->len ? args->items[0] : NULL;
     int bi = e->u.call.builtin;
+    if (bi == BI_JOIN && join_of_literal(e))
+        return join_literal(f, e);
     if (lowering[bi].kind != LOWER_INLINE)
         return by_table(f, bi, NULL, args, e->loc);
     switch ((BuiltinId)bi) {

@@ -59,6 +59,11 @@ static _Noreturn void bad_integer(const MosString *s, const char *where)
     rt_panicf(where, "invalid integer: '%s'", text);
 }
 
+/* Up to this many digits cannot overflow (10^18 - 1 < 2^63 - 1), so a
+ * number that short, the usual field of a record, is parsed with no
+ * overflow test per digit. */
+#define SAFE_DIGITS 18
+
 int64_t mos_parse_int(MosString *s, const char *where)
 {
     if (!s)
@@ -72,10 +77,21 @@ int64_t mos_parse_int(MosString *s, const char *where)
     }
     if (p == end)
         bad_integer(s, where);          /* "", "+", "-" */
+    uint64_t value = 0;
+    if (end - p <= SAFE_DIGITS) {
+        /* a byte that is not a digit makes `digit` at least 10 (bytes
+         * below '0' wrap around): one test per byte */
+        for (; p < end; p++) {
+            unsigned digit = (unsigned)*p - '0';
+            if (digit > 9)
+                bad_integer(s, where);
+            value = value * 10 + digit;
+        }
+        return negative ? (int64_t)(0 - value) : (int64_t)value;
+    }
     /* Accumulate the magnitude as unsigned; the bound is 2^63 for a
      * negative number (INT64_MIN) and 2^63 - 1 otherwise. */
     uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    uint64_t value = 0;
     for (; p < end; p++) {
         if (*p < '0' || *p > '9')
             bad_integer(s, where);

@@ -82,6 +82,38 @@ void rt_remote_report(void);
 
 /* --- strings (string.c) --- */
 
+/* memcpy(dst, src, n) for the short strings text is mostly made of (a
+ * word, a field, a number): up to 16 bytes by two loads and two stores,
+ * which overlap when n is not a power of two and never touch a byte
+ * outside the n; longer ones by memcpy.  Below 16 bytes a call of memcpy
+ * costs more than the copy. */
+static inline void rt_copy_bytes(char *dst, const char *src, size_t n)
+{
+    if (n >= 8) {
+        if (n > 16) {
+            memcpy(dst, src, n);
+            return;
+        }
+        uint64_t head, tail;
+        memcpy(&head, src, 8);
+        memcpy(&tail, src + n - 8, 8);
+        memcpy(dst, &head, 8);
+        memcpy(dst + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, src, 4);
+        memcpy(&tail, src + n - 4, 4);
+        memcpy(dst, &head, 4);
+        memcpy(dst + n - 4, &tail, 4);
+    } else if (n > 0) {
+        /* 1 to 3 bytes: the first, the middle and the last */
+        char first = src[0], middle = src[n / 2], last = src[n - 1];
+        dst[0] = first;
+        dst[n / 2] = middle;
+        dst[n - 1] = last;
+    }
+}
+
 /* A new GC string holding a copy of bytes[0..length), NUL-terminated. */
 MosString *rt_string_new(const char *bytes, int64_t length);
 /* A new GC string of `length` bytes for the caller to fill before anyone
@@ -125,7 +157,7 @@ static inline MosString *rt_string_in_block(RtStringBlock *b, const char *bytes,
     s->length = length;
     s->bytes = (char *)(s + 1);
     s->buffer = NULL;
-    memcpy(s->bytes, bytes, (size_t)length);
+    rt_copy_bytes(s->bytes, bytes, (size_t)length);
     s->bytes[length] = '\0';
     return s;
 }
@@ -141,6 +173,8 @@ MosString *rt_empty_string(void);
  * returns the length. */
 #define RT_INT_BUF 24
 int rt_format_int(int64_t v, char *buf);
+/* The length rt_format_int(v, ...) returns, without writing anything. */
+int rt_int_length(int64_t v);
 /* rt_format_float is declared in mosaic_rt.h (the unit tests use it). */
 #define RT_FLOAT_BUF 32
 

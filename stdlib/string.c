@@ -24,7 +24,14 @@
  * When there is no room, the next buffer is twice the new length, so a
  * string built by repeated `+=` costs time and memory linear in its
  * length; a first concatenation (of a string without a buffer) makes a
- * buffer of the exact size, so a one-off `a + b` wastes nothing.
+ * buffer of the exact size, so a one-off `a + b` wastes nothing.  A new
+ * buffer comes with the header of its first string in the same block
+ * (fresh_buffer), so a one-off concatenation is one allocation; only the
+ * strings appended in place after it need headers of their own.
+ *
+ * A chain `a + b + c + ...` is one call (mos_string_concat_n, from
+ * codegen/expr.c): the parts are measured, ints by their number of digits
+ * alone, then written once into the result.
  *
  * Strings are immutable, so sharing is free: concatenation with "" returns
  * the other operand, and every default "" is the same static string.  The
@@ -134,6 +141,102 @@ static MosString *prefix_of(MosStringBuffer *buf, int64_t length)
     return s;
 }
 
+/* A new buffer of `capacity` bytes, its first `length` in use, and the
+ * header of the string they are, in one block: the header, the buffer,
+ * the bytes.  Both of the header's pointers point into its own block, so
+ * the block is atomic (never scanned) like rt_string_alloc's; the headers
+ * of longer strings appended to the buffer later (prefix_of) point at the
+ * buffer, past the first header, and keep the block alive as any pointer
+ * into a block does (the collector's default, GC_all_interior_pointers,
+ * on which rt_string_in_block relies too).  One allocation, not two: the
+ * record a chain `"id" + i + ","...` builds is a header and its bytes. */
+static MosString *fresh_buffer(int64_t length, int64_t capacity)
+{
+    char *block = GC_malloc_atomic(sizeof(MosString) + sizeof(MosStringBuffer) +
+                                   (size_t)capacity + 1);
+    if (!block)
+        rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
+                  (long long)length);
+    MosString *s = (MosString *)(void *)block;
+    MosStringBuffer *buf = (MosStringBuffer *)(void *)(block + sizeof(MosString));
+    atomic_init(&buf->used, length);
+    buf->capacity = capacity;
+    s->length = length;
+    s->bytes = buf->data;
+    s->buffer = buf;
+    return s;
+}
+
+/* The digits of 0..99 in pairs: formatting takes two digits per division,
+ * written from the end, once the number's length is known. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static const uint64_t powers_of_10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+    1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* The number of decimal digits of u, without a loop: a number of b bits
+ * has t = floor(b * log10(2)) digits or one more, and one compare with
+ * 10^t tells which.  (b * 1233) >> 12 is that t for every b up to 64:
+ * 1233 / 4096 is below log10(2) by 4.6e-6, so by less than 3e-4 over 64
+ * bits, and b * log10(2) is never that close above an integer for b from
+ * 1 to 64.  u | 1 has the digits of u and is never 0. */
+static inline int decimal_length(uint64_t u)
+{
+    u |= 1;
+    int guess = ((64 - __builtin_clzll(u)) * 1233) >> 12;
+    return guess + (u >= powers_of_10[guess]);
+}
+
+int rt_int_length(int64_t v)
+{
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    return (v < 0) + decimal_length(u);
+}
+
+/* v in decimal at buf, without a NUL; its length.  Inline, for the
+ * chains that format several ints each.  Two digits per step, from the
+ * end; in 32 bits once the rest fits (the usual int: a cheaper division). */
+static inline int format_int(int64_t v, char *buf)
+{
+    /* the magnitude as unsigned, so INT64_MIN needs no special case */
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    int sign = v < 0, len = sign + decimal_length(u);
+    char *p = buf + len;
+    while (u > UINT32_MAX) {
+        p -= 2;
+        memcpy(p, &digit_pairs[(u % 100) * 2], 2);
+        u /= 100;
+    }
+    uint32_t w = (uint32_t)u;
+    while (w >= 100) {
+        p -= 2;
+        memcpy(p, &digit_pairs[(w % 100) * 2], 2);
+        w /= 100;
+    }
+    if (w >= 10)
+        memcpy(p - 2, &digit_pairs[w * 2], 2);
+    else
+        p[-1] = (char)('0' + w);
+    if (sign)
+        buf[0] = '-';
+    return len;
+}
+
+int rt_format_int(int64_t v, char *buf)
+{
+    int len = format_int(v, buf);
+    buf[len] = '\0';
+    return len;
+}
+
 /* What a concatenation appends after its left operand: one string, or
  * the parts of a chain `a + b + c + ...` (ints formatted on the way). */
 typedef struct Tail {
@@ -151,10 +254,10 @@ static void write_tail(char *dst, const Tail *t)
     for (int64_t i = 0; i < t->nparts; i++) {
         const MosPart *p = &t->parts[i];
         if (p->is_int) {
-            dst += rt_format_int(p->word, dst);
+            dst += format_int(p->word, dst);
         } else {
             const MosString *s = or_empty((MosString *)(uintptr_t)p->word);
-            memcpy(dst, s->bytes, (size_t)s->length);
+            rt_copy_bytes(dst, s->bytes, (size_t)s->length);
             dst += s->length;
         }
     }
@@ -183,17 +286,11 @@ static MosString *append(MosString *a, int64_t extra, const Tail *tail)
     int64_t capacity = buf ? 2 * length : length;
     if ((uint64_t)capacity > RT_MAX_ALLOC)
         capacity = length;
-    MosStringBuffer *fresh = GC_malloc_atomic(sizeof(MosStringBuffer) +
-                                              (size_t)capacity + 1);
-    if (!fresh)
-        rt_panicf(RT_NOWHERE, "out of memory: string of %lld bytes",
-                  (long long)length);
-    atomic_init(&fresh->used, length);
-    fresh->capacity = capacity;
-    memcpy(fresh->data, a->bytes, (size_t)a->length);
-    write_tail(fresh->data + a->length, tail);
-    fresh->data[length] = '\0';
-    return prefix_of(fresh, length);
+    MosString *s = fresh_buffer(length, capacity);
+    rt_copy_bytes(s->bytes, a->bytes, (size_t)a->length);
+    write_tail(s->bytes + a->length, tail);
+    s->bytes[length] = '\0';
+    return s;
 }
 
 MosString *mos_string_concat(MosString *a, MosString *b)
@@ -217,54 +314,15 @@ MosString *mos_string_concat_n(const MosPart *parts, int64_t n)
     int64_t from = parts[0].is_int ? 0 : 1;
     MosString *first = from ? or_empty((MosString *)(uintptr_t)parts[0].word)
                             : rt_empty_string();
-    char digits[RT_INT_BUF];
+    /* measured first (an int by its digits alone), then written once */
     int64_t extra = 0;
     for (int64_t i = from; i < n; i++)
-        extra += parts[i].is_int ? rt_format_int(parts[i].word, digits)
+        extra += parts[i].is_int ? rt_int_length(parts[i].word)
                                  : or_empty((MosString *)(uintptr_t)parts[i].word)->length;
     if (extra == 0)
         return first;
     Tail tail = {NULL, parts + from, n - from};
     return append(first, extra, &tail);
-}
-
-/* The digits of 0..99 in pairs: formatting takes two digits per division,
- * written from the end, once the number's length is known. */
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-static int decimal_length(uint64_t u)
-{
-    int n = 1;
-    for (uint64_t limit = 10; n < 20 && u >= limit; limit *= 10)
-        n++;
-    return n;
-}
-
-int rt_format_int(int64_t v, char *buf)
-{
-    /* the magnitude as unsigned, so INT64_MIN needs no special case */
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    int sign = v < 0, len = sign + decimal_length(u);
-    char *p = buf + len;
-    *p = '\0';
-    while (u >= 100) {
-        unsigned pair = (unsigned)(u % 100) * 2;
-        u /= 100;
-        *--p = digit_pairs[pair + 1];
-        *--p = digit_pairs[pair];
-    }
-    if (u >= 10) {
-        *--p = digit_pairs[u * 2 + 1];
-        *--p = digit_pairs[u * 2];
-    } else {
-        *--p = (char)('0' + u);
-    }
-    if (sign)
-        buf[0] = '-';
-    return len;
 }
 
 MosString *mos_string_from_int(int64_t v)

@@ -9,8 +9,9 @@
  *
  * Linear time throughout: searching is memmem (glibc's two-way algorithm
  * for long needles, so no input makes it quadratic), split counts its
- * pieces first and allocates the array once, join measures the result
- * and copies each piece once.  Indices are byte offsets; case conversion
+ * pieces first and allocates the array once (few short pieces in the
+ * same block as the array), join measures the result and copies each
+ * piece once.  Indices are byte offsets; case conversion
  * and trimming know ASCII only, as the language says.
  *
  * Runtime errors, at the call's `where`: "index out of bounds" (slice), "invalid argument" (split with an empty separator), "invalid
@@ -24,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include <gc.h>
+#include <gc/gc_typed.h>
 
 MosString *mos_string_slice(MosString *s, int64_t a, int64_t b,
                             const char *where)
@@ -139,6 +143,60 @@ static inline int64_t next_separator(const MosString *s, int64_t from, const Mos
                             : find_from(s, from, sep);
 }
 
+/* A split into few, short pieces — a record into its fields, a line into
+ * its words — is one allocation rather than two: a typed block (gc_typed.h)
+ * holding the array's header, its elements, then the pieces as
+ * rt_string_in_block lays them out.  Its descriptor says that only the
+ * header's data word and the elements may hold pointers (the program may
+ * store any string there, or grow the array elsewhere); the pieces' own
+ * pointers point into the block itself, and their bytes are never
+ * scanned, as in an atomic block.  The bounds keep the descriptor a plain
+ * bitmap (at most 62 words, with the header's 4) and what a kept piece
+ * keeps alive small: the block, and what the array's elements point to. */
+#define SPLIT_BLOCK_PIECES 32
+#define SPLIT_BLOCK_ROOM 1024
+
+static GC_descr split_descr[SPLIT_BLOCK_PIECES + 1];   /* by number of pieces */
+static pthread_once_t split_descr_once = PTHREAD_ONCE_INIT;
+
+static void make_split_descr(void)
+{
+    _Static_assert(sizeof(MosArray) % sizeof(GC_word) == 0, "the elements follow the header");
+    size_t header = sizeof(MosArray) / sizeof(GC_word);
+    for (size_t n = 1; n <= SPLIT_BLOCK_PIECES; n++) {
+        GC_word bitmap[1] = {0};
+        GC_set_bit(bitmap, offsetof(MosArray, data) / sizeof(GC_word));
+        for (size_t i = 0; i < n; i++)
+            GC_set_bit(bitmap, header + i);
+        split_descr[n] = GC_make_descriptor(bitmap, header + n);
+    }
+}
+
+/* The array of a split into `pieces` pieces that need `room` bytes of
+ * string blocks, and in *block where to cut them: the room after the
+ * elements when they fit in the array's block, else a block of their own. */
+static MosArray *split_array(int64_t pieces, size_t room, RtStringBlock *block,
+                             const char *where)
+{
+    if (pieces > SPLIT_BLOCK_PIECES || room > SPLIT_BLOCK_ROOM || rt_remote_enabled) {
+        *block = (RtStringBlock){NULL, 0};
+        return mos_array_new(pieces, sizeof(MosString *), MOS_ELEM_STRING, where);
+    }
+    pthread_once(&split_descr_once, make_split_descr);
+    size_t elems = sizeof(MosArray) + (size_t)pieces * sizeof(MosString *);
+    rt_gc_poll();
+    MosArray *a = GC_malloc_explicitly_typed(elems + room, split_descr[pieces]);
+    if (!a)
+        rt_panicf(where, "out of memory: split into %lld pieces", (long long)pieces);
+    a->length = pieces;
+    a->data = (char *)(a + 1);
+    a->capacity = pieces;
+    a->elem_size = (int32_t)sizeof(MosString *);
+    a->elem_kind = MOS_ELEM_STRING;
+    *block = (RtStringBlock){(char *)a + elems, room};
+    return a;
+}
+
 MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
 {
     if (sep->length == 0)
@@ -149,10 +207,9 @@ MosArray *mos_string_split(MosString *s, MosString *sep, const char *where)
         add_cut(&cuts, at, sep->length, on_stack, where);
     int64_t pieces = cuts.n + 1;
     size_t needed = cuts.room + rt_string_block_room(s->length - cuts.start);
-    MosArray *xs = mos_array_new(pieces, sizeof(MosString *), MOS_ELEM_STRING,
-                                 where);
+    RtStringBlock block;
+    MosArray *xs = split_array(pieces, needed, &block, where);
     MosString **out = (MosString **)(void *)xs->data;
-    RtStringBlock block = {NULL, 0};
     int64_t start = 0;
     for (int64_t i = 0; i < pieces; i++) {
         int64_t at = i < cuts.n ? cuts.at[i] : s->length;
@@ -264,12 +321,18 @@ MosString *mos_string_join(MosArray *xs, MosString *sep, const char *where)
     }
     MosString *r = rt_string_alloc((int64_t)total);
     char *p = r->bytes;
+    /* the usual separator is one byte: a store, not a copy */
+    int one = sep->length == 1;
+    char sep0 = one ? sep->bytes[0] : 0;
     for (int64_t i = 0; i < xs->length; i++) {
         if (i > 0) {
-            memcpy(p, sep->bytes, (size_t)sep->length);
+            if (one)
+                *p = sep0;
+            else
+                rt_copy_bytes(p, sep->bytes, (size_t)sep->length);
             p += sep->length;
         }
-        memcpy(p, items[i]->bytes, (size_t)items[i]->length);
+        rt_copy_bytes(p, items[i]->bytes, (size_t)items[i]->length);
         p += items[i]->length;
     }
     return r;

@@ -212,6 +212,124 @@ static void test_strings(void)
     ok(is(mixed, "x=2.0", 5), "\"x=\" + 2.0 is \"x=2.0\"");
 }
 
+/* rt_copy_bytes copies exactly n bytes, for every n around its cases,
+ * touching nothing before or after them. */
+static void test_copy_bytes(void)
+{
+    char src[64], dst[80];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (char)('A' + i);
+    for (size_t n = 0; n <= 40; n++) {
+        memset(dst, '#', sizeof dst);
+        rt_copy_bytes(dst + 8, src, n);
+        if (memcmp(dst + 8, src, n) != 0)
+            bad++;
+        for (size_t i = 0; i < sizeof dst; i++)
+            if ((i < 8 || i >= 8 + n) && dst[i] != '#')
+                bad++;
+    }
+    ok(bad == 0, "rt_copy_bytes copies 0 to 40 bytes exactly");
+}
+
+/* Every int around a power of ten, each sign: rt_int_length and
+ * rt_format_int agree with snprintf. */
+static void test_format_int(void)
+{
+    int bad = 0;
+    char want[32], got[RT_INT_BUF];
+    for (int k = 0; k <= 19; k++) {
+        uint64_t p = 1;
+        for (int j = 0; j < k; j++)
+            p *= 10;
+        for (int d = -2; d <= 2; d++) {
+            uint64_t u = p + (uint64_t)(int64_t)d;
+            for (int neg = 0; neg < 2; neg++) {
+                int64_t v = neg ? (int64_t)(0 - u) : (int64_t)u;
+                snprintf(want, sizeof want, "%lld", (long long)v);
+                int n = rt_format_int(v, got);
+                if (n != (int)strlen(want) || strcmp(got, want) != 0 ||
+                    rt_int_length(v) != n)
+                    bad++;
+            }
+        }
+    }
+    for (int b = 1; b < 63; b++) {     /* every bit length, either side (63: edges) */
+        for (int d = -1; d <= 1; d++) {
+            int64_t v = (int64_t)(((uint64_t)1 << b) + (uint64_t)(int64_t)d);
+            snprintf(want, sizeof want, "%lld", (long long)v);
+            int n = rt_format_int(v, got);
+            if (strcmp(got, want) != 0 || rt_int_length(v) != n || rt_int_length(-v) != n + 1)
+                bad++;
+        }
+    }
+    static const int64_t edges[] = {0, 1, -1, 9, -9, 10, -10, 99, 100, INT64_MAX, INT64_MIN,
+                                    INT64_MIN + 1, (int64_t)1 << 62, -((int64_t)1 << 62)};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        snprintf(want, sizeof want, "%lld", (long long)edges[i]);
+        int n = rt_format_int(edges[i], got);
+        if (strcmp(got, want) != 0 || rt_int_length(edges[i]) != n)
+            bad++;
+    }
+    ok(bad == 0, "rt_format_int and rt_int_length agree with printf at every power of ten and of two");
+}
+
+/* s's bytes are these (a string in a buffer is NUL-terminated only
+ * until something is appended after it). */
+static int has(const MosString *s, const char *bytes_, int64_t n)
+{
+    return s->length == n && memcmp(s->bytes, bytes_, (size_t)n) == 0;
+}
+
+static MosString *chain(const MosPart *parts, int64_t n)
+{
+    return mos_string_concat_n(parts, n);
+}
+
+#define S(text) {0, (int64_t)(uintptr_t)str(text)}
+#define I(v) {1, (int64_t)(v)}
+
+static void test_concat_chain(void)
+{
+    MosPart rec[] = {S("id"), I(42), S(","), I(INT64_MIN), S(",k"), I(0)};
+    MosString *r = chain(rec, 6);
+    ok(is(r, "id42,-9223372036854775808,k0", 28), "a chain formats its ints in place");
+    ok(r->buffer != NULL, "a chain's result can be appended to");
+    MosString *r2 = mos_string_concat(r, str("!"));
+    ok(is(r2, "id42,-9223372036854775808,k0!", 29) && has(r, "id42,-9223372036854775808,k0", 28),
+       "appending to a chain's result leaves the result alone");
+    MosString *r3 = mos_string_concat(r2, str("?"));
+    ok(is(r3, "id42,-9223372036854775808,k0!?", 30), "and appends again, in place or not");
+    MosString *r4 = mos_string_concat(r2, str("#"));
+    ok(is(r4, "id42,-9223372036854775808,k0!#", 30) && has(r3, "id42,-9223372036854775808,k0!?", 30),
+       "a second append to the same string copies, leaving the first one's bytes");
+    MosPart ints[] = {I(INT64_MAX), I(-1), I(7)};
+    ok(is(chain(ints, 3), "9223372036854775807-17", 22), "a chain of ints alone");
+    MosPart empties[] = {S(""), S(""), S("")};
+    ok(is(chain(empties, 3), "", 0), "a chain of empty strings is empty");
+    MosString *x = str("x");
+    MosPart same[] = {{0, (int64_t)(uintptr_t)x}, S(""), S("")};
+    ok(chain(same, 3) == x, "a chain adding only empty strings returns its first part");
+
+    /* s += "ab" a thousand times: each result right, the old ones kept */
+    MosString *s = rt_empty_string(), *kept[1000];
+    for (int i = 0; i < 1000; i++) {
+        MosPart step[] = {{0, (int64_t)(uintptr_t)s}, I(i % 10), S("b")};
+        s = chain(step, 3);
+        kept[i] = s;
+    }
+    int bad = 0;
+    for (int i = 0; i < 1000; i++) {
+        if (kept[i]->length != 2 * (i + 1) || kept[i]->bytes[2 * i] != '0' + i % 10 ||
+            kept[i]->bytes[2 * i + 1] != 'b')
+            bad++;
+    }
+    ok(bad == 0, "a string grown by a thousand chains keeps every earlier string");
+}
+
+#undef S
+#undef I
+
 /* ---- parse_int and int(float) -------------------------------------------- */
 
 static void test_parse_int_accepts(void)
@@ -221,6 +339,12 @@ static void test_parse_int_accepts(void)
         { "-0", 0 }, { "9223372036854775807", INT64_MAX },
         { "-9223372036854775808", INT64_MIN },
         { "00000000000000000000000000001", 1 },
+        /* either side of the 18 digits that are parsed without overflow tests */
+        { "999999999999999999", 999999999999999999 },
+        { "-999999999999999999", -999999999999999999 },
+        { "1000000000000000000", 1000000000000000000 },
+        { "+000000000000000042", 42 },
+        { "-9", -9 }, { "+0", 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t v = mos_parse_int(str(cases[i].text), "t.mos:1:1");
@@ -244,6 +368,8 @@ static void test_parse_int_refuses(void)
         { "+-1", 3 }, { "12a", 3 }, { "1\0", 2 },
         { "9223372036854775808", 19 }, { "-9223372036854775809", 20 },
         { "99999999999999999999", 20 }, { "\xd9\xa3", 2 },
+        { "12345678901234567/", 18 }, { "12345678901234567:", 18 }, { "/", 1 },
+        { ":", 1 }, { "-\x80", 2 }, { "1\xff", 2 }, { "+1+", 3 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Child c = run_child(call_parse_int, (void *)&cases[i]);
@@ -608,6 +734,9 @@ int main(void)
     GC_set_warn_proc(GC_ignore_warn_proc);  /* as the runtime's main() does */
 
     test_strings();
+    test_copy_bytes();
+    test_format_int();
+    test_concat_chain();
     test_parse_int_accepts();
     test_parse_int_refuses();
     test_float_to_int();
