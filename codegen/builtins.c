@@ -205,9 +205,7 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     ExprVec *args = &e->u.method_call.args;
     const Type *elem = xs->type->elem;
     LLVMValueRef arr = cg_expr(f, xs);
-    cg_count_method(f, e, arr, xs,
-                    tc_builtins[e->u.method_call.builtin].effect == BE_RW_ARG0
-                        ? EFF_READ | EFF_WRITE : EFF_READ);
+    cg_count_method(f, e, arr, xs, eff_builtin_kinds(tc_builtins[e->u.method_call.builtin].effect));
     LLVMValueRef where = cg_where(cg, e->loc);
     switch ((BuiltinId)e->u.method_call.builtin) {
     case AM_SLICE: {

@@ -559,8 +559,7 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
         v[n++] = cg_to_word(cg, cg_expr(f, args->items[1]), t->elem);
     v[n++] = cg_where(cg, e->loc);
     cg_debug_loc(f, e->loc);
-    touch(f, m, mx, e->loc, e,
-          tc_builtins[bi].effect == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
+    touch(f, m, mx, e->loc, e, eff_builtin_kinds(tc_builtins[bi].effect));
     switch (bi) {
     case MM_GET: {
         RtLookup l = {CG_RT_mos_map_get_or, {v[0], v[1], v[2], v[3]}, n};

@@ -190,8 +190,7 @@ static void builtin_site(Walk *w, Expr *e, int bi, Expr *arg0)
     if (eff == BE_NONE)
         return;
     bool method = tc_builtins[bi].kind == BK_ARRAY_METHOD || tc_builtins[bi].kind == BK_MAP_METHOD;
-    site(w, method ? e : NULL, e->loc, home_of(arg0),
-         eff == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : EFF_READ);
+    site(w, method ? e : NULL, e->loc, home_of(arg0), eff_builtin_kinds(eff));
 }
 
 /* After a node's operands: its own sites and edges. */

@@ -35,6 +35,14 @@ typedef enum EffKind {
     EFF_SEND = 4,
 } EffKind;
 
+/* The EffKind bits of a built-in's effect on its first argument's place
+ * (builtins.def). */
+static inline unsigned eff_builtin_kinds(BuiltinEffect e)
+{
+    return e == BE_RW_ARG0 ? EFF_READ | EFF_WRITE : e == BE_W_ARG0 ? EFF_WRITE
+         : e == BE_R_ARG0 ? EFF_READ : 0;
+}
+
 /* One access the program makes. */
 typedef struct EffSite {
     Loc loc;

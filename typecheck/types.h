@@ -124,6 +124,7 @@ typedef enum BuiltinKind {
 typedef enum BuiltinEffect {
     BE_NONE,
     BE_R_ARG0,      /* reads the place of the first argument (or receiver) */
+    BE_W_ARG0,      /* writes it */
     BE_RW_ARG0,     /* reads and writes it */
 } BuiltinEffect;
 
