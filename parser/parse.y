@@ -128,6 +128,7 @@ static PlaceExpr *mk_node_place(Loc loc, Expr *k);
 static TypeExpr *literal_places(ParseState *ps, TypeExpr *t);
 static PlaceVec literal_place_vec(ParseState *ps, PlaceVec v);
 static PlaceExpr *literal_place(ParseState *ps, PlaceExpr *p);
+static PlaceExpr *one_place(Loc loc, PlaceVec places, const char *what);
 static Expr *mk_int(Loc loc, uint64_t value, bool too_big, bool after_minus);
 static Expr *check_int(Expr *e);
 }
@@ -411,13 +412,13 @@ type
     : class_type                            { $$ = literal_places(ps, $1); }
     | UNIT                                  { $$ = ast_type_unit(@$); }
     | LBRACK type RBRACK                    { $$ = ast_type_array(@$, $2, NULL); }
-    | LBRACK type RBRACK PLACE_LT place ANGLE_CLOSE
-        { $$ = ast_type_array(@$, $2, literal_place(ps, $5)); }
+    | LBRACK type RBRACK PLACE_LT places ANGLE_CLOSE
+        { $$ = ast_type_array(@$, $2, literal_place(ps, one_place(@5, $5, "an array"))); }
     | FUT_LT type ANGLE_CLOSE               { $$ = ast_type_fut(@$, $2); }
     | map_type
-    | map_type PLACE_LT place ANGLE_CLOSE
-        { $$ = $1; VEC_PUSH($$->places, literal_place(ps, $3)); $$->has_places = true;
-          $$->loc.end = @4.end; }
+    | map_type PLACE_LT places ANGLE_CLOSE
+        { $$ = $1; VEC_PUSH($$->places, literal_place(ps, one_place(@3, $3, "a map")));
+          $$->has_places = true; $$->loc.end = @4.end; }
     | POOL name                             { $$ = ast_type_pool(@$, $2); }
     ;
 
@@ -765,6 +766,16 @@ static PlaceExpr *literal_place(ParseState *ps, PlaceExpr *p)
         p->kind = PLACE_UNKNOWN;
     }
     return p;
+}
+
+/* An array or map type has one place (LANGUAGE.md §2, §9): more is the
+ * wrong number of place arguments, E0301 (§7), and the first one stands. */
+static PlaceExpr *one_place(Loc loc, PlaceVec places, const char *what)
+{
+    if (places.len != 1)
+        diag_error(loc, DIAG_E0301, "wrong number of place arguments: %s type has one "
+                   "place, not %zu", what, places.len);
+    return places.items[0];
 }
 
 static PlaceVec literal_place_vec(ParseState *ps, PlaceVec v)
