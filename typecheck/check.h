@@ -180,6 +180,10 @@ bool tc_expect(Checker *c, Expr *e, Type *want);
 /* Reports that e, of type `got`, does not fit `want`: E0300 when the two
  * differ only in places, else E0200. */
 void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want);
+/* The same for the value of assignment `assign`: a place mismatch is then
+ * reported at the whole assignment, with a note at the target's
+ * declaration, as LANGUAGE.md §7's example shows it. */
+void tc_report_mismatch_at(Checker *c, Expr *e, Type *got, Type *want, const Stmt *assign);
 /* A binary operator on two checked operand types (shared with compound
  * assignment): the result, or ty_error after an E0202 at `loc`. */
 Type *tc_binary_type(BinaryOp op, Type *l, Type *r, Loc loc);

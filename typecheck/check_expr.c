@@ -93,11 +93,33 @@ static bool mentions_opaque(const Type *t)
            mentions_opaque(t->elem);
 }
 
+/* Where an assignment's target was declared, for the note under a place
+ * mismatch at the assignment (LANGUAGE.md §7's example: "'acc' declared
+ * here", at the field's declaration). */
+static void note_target_declared(const Expr *target)
+{
+    if (target->kind == EX_NAME && target->u.name.res == RES_LOCAL && target->u.name.sym)
+        diag_note(target->u.name.sym->loc, "'%s' declared here", target->u.name.sym->name);
+    else if (target->kind == EX_NAME && target->u.name.res == RES_FIELD && target->u.name.field)
+        diag_note(target->u.name.field->loc, "'%s' declared here",
+                  target->u.name.field->name.text);
+    else if (target->kind == EX_FIELD && target->u.field.res == RES_FIELD && target->u.field.decl)
+        diag_note(target->u.field.decl->loc, "'%s' declared here",
+                  target->u.field.decl->name.text);
+}
+
 void tc_report_mismatch(Checker *c, Expr *e, Type *got, Type *want)
 {
+    tc_report_mismatch_at(c, e, got, want, NULL);
+}
+
+void tc_report_mismatch_at(Checker *c, Expr *e, Type *got, Type *want, const Stmt *assign)
+{
     if (ty_same_shape(got, want)) {
-        diag_error(e->loc, DIAG_E0300, "place mismatch: expected '%s', found '%s'",
-                   ty_show(want), ty_show(got));
+        diag_error(assign ? assign->loc : e->loc, DIAG_E0300,
+                   "place mismatch: expected '%s', found '%s'", ty_show(want), ty_show(got));
+        if (assign)
+            note_target_declared(assign->u.assign.target);
         explain_found_place(c, e, got);
         if (mentions_opaque(want))
             diag_note(LOC_NONE, "each '?' here is an unknown node of its own (a receiver's "

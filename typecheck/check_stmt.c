@@ -182,7 +182,9 @@ static void check_assign(Checker *c, Stmt *s)
     if (!v)
         return;
     if (!s->u.assign.compound) {
-        tc_expect(c, v, tt);
+        Type *tv = tc_value(c, v, tt);
+        if (!ty_assignable(tv, tt))
+            tc_report_mismatch_at(c, v, tv, tt, s);
         return;
     }
     /* x op= e is x = x op e, with x evaluated once. */
