@@ -5,7 +5,8 @@
  * accesses are struct GEPs the optimiser understands and the IR reads
  * like the source.  Sizes come from the target's data layout.  A class
  * with no pointer field (no string, object, array or future) is allocated
- * with mos_alloc_atomic, which the collector never scans.
+ * with mos_alloc_atomic_raw, which the collector never scans, and zeroed
+ * by the constructor itself.
  *
  * `new C(args)` calls the class's constructor "mos.new.C"(init params):
  *   1. allocate (the memory is zeroed: 0, 0.0, false and null for free);
@@ -197,8 +198,13 @@ void cg_emit_constructor(Cg *cg, CgInst *in)
         f.this_val = cg_pool_alloc(&f, f.home, cls->loc);
     } else {
         LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
-        f.this_val = cg_call_rt(&f, c->has_pointers ? CG_RT_mos_alloc : CG_RT_mos_alloc_atomic,
-                                &size, 1, "this");
+        if (c->has_pointers) {
+            f.this_val = cg_call_rt(&f, CG_RT_mos_alloc, &size, 1, "this");    /* zeroed */
+        } else {
+            /* zeroed here, where LLVM sees the stores that overwrite it */
+            f.this_val = cg_call_rt(&f, CG_RT_mos_alloc_atomic_raw, &size, 1, "this");
+            LLVMBuildMemSet(cg->b, f.this_val, LLVMConstInt(cg->t_i8, 0, 0), size, 8);
+        }
         LLVMValueRef places[c->nplaces + 1];
         for (unsigned j = 0; j < c->nplaces; j++)
             places[j] = LLVMGetParam(in->fn, j);

@@ -156,7 +156,8 @@ static LLVMValueRef rt_decl(Cg *cg, CgRt which)
     case CG_RT_mos_exit:
         cg_add_fn_attr(cg, fn, cg->attr_noreturn);
         break;
-    case CG_RT_mos_alloc: case CG_RT_mos_alloc_atomic: case CG_RT_mos_array_new:
+    case CG_RT_mos_alloc: case CG_RT_mos_alloc_atomic: case CG_RT_mos_alloc_atomic_raw:
+    case CG_RT_mos_array_new:
     case CG_RT_mos_actor_new: case CG_RT_mos_message_new:
         /* fresh memory, never NULL (out of memory is a runtime panic) */
         add_ret_attr(cg, fn, cg->attr_noalias);

@@ -8,7 +8,9 @@
  * and references are all-zero bits — and neither ever returns NULL: when
  * the heap cannot grow, the program ends with "out of memory" (LANGUAGE.md
  * §6).  GC_malloc zeroes by itself; GC_malloc_atomic does not, hence the
- * memset.
+ * memset — which a constructor does in its own code instead
+ * (mos_alloc_atomic_raw, codegen/class.c), where LLVM sees it and keeps
+ * only the bytes the fields' initial values do not overwrite.
  *
  * The collector's policy is set here too, once, at start-up (rt_gc_start).
  * Left alone, Boehm GC starts with a heap of a few hundred KiB and collects
@@ -93,14 +95,19 @@ void *mos_alloc(int64_t bytes)
     return p;
 }
 
-void *mos_alloc_atomic(int64_t bytes)
+void *mos_alloc_atomic_raw(int64_t bytes)
 {
     rt_gc_poll();
-    size_t size = block_size(bytes);
-    void *p = GC_malloc_atomic(size);
+    void *p = GC_malloc_atomic(block_size(bytes));
     if (!p)
         rt_panicf(RT_NOWHERE, "out of memory: allocation of %lld bytes",
                   (long long)bytes);
-    memset(p, 0, size);
+    return p;
+}
+
+void *mos_alloc_atomic(int64_t bytes)
+{
+    void *p = mos_alloc_atomic_raw(bytes);
+    memset(p, 0, block_size(bytes));
     return p;
 }

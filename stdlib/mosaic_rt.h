@@ -88,6 +88,10 @@ extern __thread char *mos_stack_limit;
 _Noreturn void mos_panic(const char *where, const char *message);
 void *mos_alloc(int64_t bytes);
 void *mos_alloc_atomic(int64_t bytes);
+/* As mos_alloc_atomic, without the zeroing: for a caller that writes every
+ * byte itself (a constructor, whose zeroing LLVM then sees and drops
+ * where the fields' initial values overwrite it). */
+void *mos_alloc_atomic_raw(int64_t bytes);
 MosArray *mos_array_new(int64_t length, int64_t elem_size, int32_t elem_kind, const char *where);
 MosString *mos_string_concat(MosString *a, MosString *b);
 MosString *mos_string_concat_n(const MosPart *parts, int64_t n);
