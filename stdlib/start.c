@@ -43,7 +43,6 @@
 #include "rt_internal.h"
 #include "rt_actors.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -88,33 +87,30 @@ static void run_on_a_thread(void)
 /* The program on the first thread, on a mapped stack.  The collector
  * scans a thread's stack from the stack pointer up to the bottom it was
  * told, so the bottom changes with the stack: to the mapped stack's top
- * before the switch (no other thread exists yet, nothing can collect),
- * and back after the program, while the collector's stop signal is
- * blocked, so that a collection started by an actor's worker in between
- * waits until the stack pointer and the bottom agree again. */
+ * as the program starts, and back after it.  Each change is made, as the
+ * collector asks (GC_set_stackbottom), with its lock held, and the lock
+ * is held across the switch itself: no collection can start — an actor's
+ * worker may be allocating when the program ends — while the stack
+ * pointer and the bottom disagree.  (A collection already under way has
+ * the lock: the switch waits for it, stopped like any thread.) */
 static MappedStack program_stack;
 static void *first_thread_gc;           /* the collector's handle of this thread */
 static struct GC_stack_base first_bottom;
 static void *first_context;             /* parked while the program runs */
-static sigset_t mask_before_switch;
 
 static void run_program_here(void *unused)
 {
     (void)unused;
     struct GC_stack_base top = { .mem_base = program_stack.lo + program_stack.size };
-    GC_set_stackbottom(first_thread_gc, &top);
+    GC_set_stackbottom(first_thread_gc, &top);     /* the lock: run_on_a_mapped_stack's */
+    GC_alloc_unlock();
     rt_stack_set_bounds(program_stack.lo, program_stack.size, RT_STACK_GUARD);
 
     rt_main_begin();
     program_status = mos_program_main(program_args);
     rt_main_end();
 
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, GC_get_suspend_signal());
-    /* sigprocmask, not pthread_sigmask: the collector's header turns
-     * the latter into a wrapper that never blocks its signals. */
-    sigprocmask(SIG_BLOCK, &stop, &mask_before_switch);
+    GC_alloc_lock();                /* released on the first stack */
     GC_set_stackbottom(first_thread_gc, &first_bottom);
     rt_stack_set_bounds(NULL, 0, 0);
     rt_ctx_resume(first_context);
@@ -135,8 +131,9 @@ static int run_on_a_mapped_stack(void)
     if (rt_stack_map(&program_stack, PROGRAM_STACK) != 0)
         return -1;
     first_thread_gc = GC_get_my_stackbottom(&first_bottom);
+    GC_alloc_lock();                /* released on the program's stack */
     rt_ctx_park(switch_to_program_stack, NULL);
-    sigprocmask(SIG_SETMASK, &mask_before_switch, NULL);
+    GC_alloc_unlock();
     /* Waiting touches no heap: the collector need not stop this thread. */
     GC_do_blocking(wait_for_program, NULL);
     return 0;
