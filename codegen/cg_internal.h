@@ -261,6 +261,8 @@ CgFunc *cg_intrinsic(Cg *cg, const char *name, LLVMTypeRef overload);
  * is marked notail (checks.c). */
 LLVMValueRef cg_call(CgFn *f, LLVMTypeRef fn_type, LLVMValueRef fn,
                      LLVMValueRef *args, unsigned nargs, const char *name);
+/* Marks `call` notail when tail calls are on (checks.c). */
+void cg_set_notail(Cg *cg, LLVMValueRef call);
 /* A call of in's rec_fn from its own body (args end with the virtual
  * frame), the one call that may become a jump. */
 LLVMValueRef cg_call_self(CgFn *f, CgInst *in, LLVMValueRef *args, unsigned nargs,

@@ -181,12 +181,18 @@ LLVMValueRef cg_call(CgFn *f, LLVMTypeRef fn_type, LLVMValueRef fn,
     bool is_void = LLVMGetReturnType(fn_type) == f->cg->t_void;
     LLVMValueRef call = LLVMBuildCall2(f->cg->b, fn_type, fn, args, nargs,
                                        is_void ? "" : name);
-#if LLVM_VERSION_MAJOR >= 18
-    /* A call stays a call (checks.c: only a self call may become a jump). */
-    if (cg_tail_calls(f->cg))
-        LLVMSetTailCallKind(call, LLVMTailCallKindNoTail);
-#endif
+    cg_set_notail(f->cg, call);     /* checks.c: only a self call may become a jump */
     return call;
+}
+
+void cg_set_notail(Cg *cg, LLVMValueRef call)
+{
+#if LLVM_VERSION_MAJOR >= 18
+    if (cg_tail_calls(cg))
+        LLVMSetTailCallKind(call, LLVMTailCallKindNoTail);
+#else
+    (void)cg, (void)call;
+#endif
 }
 
 LLVMValueRef cg_call_self(CgFn *f, CgInst *in, LLVMValueRef *args, unsigned nargs,

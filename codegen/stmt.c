@@ -595,7 +595,12 @@ static void emit_call_of_body(Cg *cg, CgInst *in)
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(cg->ctx, in->fn, "entry");
     LLVMPositionBuilderAtEnd(cg->b, bb);
     LLVMSetCurrentDebugLocation2(cg->b, NULL);
+    /* notail, as every call but a self call (checks.c): LLVM inlines this
+     * function into its callers, and a self call of the body inlined
+     * through a mutual recursion would otherwise become a jump that
+     * starts the virtual frame afresh. */
     LLVMValueRef call = LLVMBuildCall2(cg->b, in->rec_type, in->rec_fn, argv, n + 1, "");
+    cg_set_notail(cg, call);
     if (LLVMGetReturnType(in->type) == cg->t_void)
         LLVMBuildRetVoid(cg->b);
     else
