@@ -99,11 +99,7 @@ MosArray *mos_array_new_at(int64_t length, int64_t elem_size, int32_t elem_kind,
     MosArray *a = (MosArray *)(void *)(block + prefix);
     if (prefix)
         ((int64_t *)(void *)a)[-1] = node;
-    a->length = length;
-    a->data = (char *)(a + 1);
-    a->capacity = length;
-    a->elem_size = (int32_t)elem_size;
-    a->elem_kind = elem_kind;
+    rt_array_header_init(a, length, (size_t)elem_size, elem_kind);
     if (elem_kind == MOS_ELEM_STRING) {
         MosString *empty = rt_empty_string();
         MosString **elems = (MosString **)(void *)a->data;

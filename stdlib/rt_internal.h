@@ -70,6 +70,21 @@ static inline void rt_gc_poll(void)
         rt_gc_start_markers();
 }
 
+/* --- arrays (array.c) --- */
+
+/* Fills in the header of an array whose `length` elements of elem_size
+ * bytes follow it in the same block (mos_array_new's layout); the
+ * elements are the caller's to set. */
+static inline void rt_array_header_init(MosArray *a, int64_t length, size_t elem_size,
+                                        int32_t elem_kind)
+{
+    a->length = length;
+    a->data = (char *)(a + 1);
+    a->capacity = length;
+    a->elem_size = (int32_t)elem_size;
+    a->elem_kind = elem_kind;
+}
+
 /* --- remote-access counting (remote.c) --- */
 
 /* Set once at start-up when the program was compiled with --count-remote. */

@@ -188,11 +188,7 @@ static MosArray *split_array(int64_t pieces, size_t room, RtStringBlock *block,
     MosArray *a = GC_malloc_explicitly_typed(elems + room, split_descr[pieces]);
     if (!a)
         rt_panicf(where, "out of memory: split into %lld pieces", (long long)pieces);
-    a->length = pieces;
-    a->data = (char *)(a + 1);
-    a->capacity = pieces;
-    a->elem_size = (int32_t)sizeof(MosString *);
-    a->elem_kind = MOS_ELEM_STRING;
+    rt_array_header_init(a, pieces, sizeof(MosString *), MOS_ELEM_STRING);
     *block = (RtStringBlock){(char *)a + elems, room};
     return a;
 }
