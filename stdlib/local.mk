@@ -10,7 +10,7 @@
 
 stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/mosaic_rt.h stdlib/abi.def stdlib/rt_internal.h \
-	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h \
+	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h stdlib/transport.h \
 	stdlib/start.c \
 	stdlib/panic.c \
 	stdlib/backtrace.c \
@@ -31,6 +31,7 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/print.c \
 	stdlib/builtins.c \
 	stdlib/remote.c \
+	stdlib/transport_shm.c \
 	stdlib/pool.c
 stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)

@@ -41,6 +41,7 @@
  * Not here: scheduling (sched.c), placing objects in memory.
  */
 #include "rt_internal.h"
+#include "transport.h"
 #include "rt_actors.h"
 
 #include <sched.h>
@@ -251,9 +252,11 @@ static void topology_setup(void)
     if (!cpu_node)
         rt_panicf(RT_NOWHERE, "out of memory: cannot list the cores");
 
-    int virtual_nodes = env_count("MOSAIC_NODES", MAX_NODES);
-    int nodes = virtual_nodes;
-    if (!virtual_nodes) {
+    /* under MPI the ranks are the nodes, and MOSAIC_NODES is ignored */
+    int fixed_nodes = rt_tp_nodes();
+    int virtual_nodes = fixed_nodes ? 0 : env_count("MOSAIC_NODES", MAX_NODES);
+    int nodes = fixed_nodes ? fixed_nodes : virtual_nodes;
+    if (!nodes) {
         nodes = numa_nodes(NODE_DIR, cpus, ncpus, cpu_node);
         topo.numa = nodes > 1;
     }

@@ -37,6 +37,7 @@
  * way for a program to catch a runtime error — the language has none.
  */
 #include "rt_internal.h"
+#include "transport.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -136,6 +137,7 @@ _Noreturn void rt_panic_with(const char *where, const char *message,
         details(ctx);
     else
         rt_backtrace_write(STDERR_FILENO, mos_frame_top, where, NULL, NULL, "  ");
+    rt_tp_ending(101);
     exit(101);
 }
 
@@ -150,6 +152,7 @@ _Noreturn void rt_exit(int status)
         _exit(status);      /* exit() called while reporting an error */
     rt_print_flush();       /* an i/o error here is reported, status 101 */
     rt_print_shutdown();
+    rt_tp_ending(status);
     exit(status);
 }
 

@@ -139,6 +139,10 @@ void rt_sched_wake(RtWaiter *w);
 void rt_main_begin(void);
 void rt_main_end(void);
 void rt_wait_quiescence(void);
+/* Called by the transport once the whole program is quiescent: reports a
+ * deadlock if anything here still waits, else lets the first thread end
+ * the program. */
+void rt_sched_quiescent(void);
 
 /* --- futures (future.c) --- */
 

@@ -152,6 +152,7 @@
 #include "rt_internal.h"
 #include "rt_actors.h"
 #include "runq.h"
+#include "transport.h"
 
 #include <limits.h>
 #include <sched.h>
@@ -431,8 +432,15 @@ static _Noreturn void deadlock(const char *where, const char *who)
 }
 
 /* Called by the thread whose decrement brought `awake` to zero: nothing
- * runs any more, and nothing ever will (see the essay). */
+ * in this process runs any more.  Under shared memory nothing ever will
+ * (see the essay); under MPI another node may still send something, and
+ * the transport decides when the whole program is quiescent. */
 static void all_asleep(void)
+{
+    rt_tp_idle();
+}
+
+void rt_sched_quiescent(void)
 {
     pthread_mutex_lock(&blocked_lock);
     RtWaiter *any = blocked, *main_waiter = NULL;

@@ -42,6 +42,7 @@
  */
 #include "rt_internal.h"
 #include "rt_actors.h"
+#include "transport.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,16 @@ static int run_on_a_mapped_stack(void)
 #endif
 }
 
+/* A process that is another node than node 0 (a rank of an MPI run)
+ * runs no main: it serves the actors and objects the other nodes put on
+ * it until the program is quiescent, or another node ends it. */
+static void serve_another_node(void)
+{
+    rt_main_begin();
+    rt_main_end();
+    GC_do_blocking(wait_for_program, NULL);
+}
+
 /* The collector marks with as many threads as the program has workers
  * (cores at most): a program run with MOSAIC_THREADS=1 starts no marker
  * thread.  GC_MARKERS in the environment still decides, as the collector
@@ -211,12 +222,16 @@ int main(int argc, char **argv)
     rt_remote_start();      /* before the first array: it may need a node word */
     rt_fault_init();
     rt_thread_altstack_init();  /* this thread only waits: no stack limit */
+    rt_tp_start(&argc, &argv);  /* before nodes() can be asked */
 
     program_args = make_args(argc, argv);
 
-    if (run_on_a_mapped_stack() != 0)
+    if (!rt_tp_runs_main())
+        serve_another_node();
+    else if (run_on_a_mapped_stack() != 0)
         run_on_a_thread();
 
     rt_print_flush();
+    rt_tp_ending((int)(program_status & 0xff));
     exit((int)(program_status & 0xff));
 }
