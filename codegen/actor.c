@@ -152,6 +152,62 @@ static LLVMValueRef decode(CgFn *f, LLVMValueRef bits, const Type *t)
     }
 }
 
+/* ---- how messages travel between nodes (--distributed) ------------------- */
+
+/* The letter of a slot or result of type t in mos_message_table: a word
+ * copied as it is, a string (copied by value), a pool (a place), a
+ * reference (sent as its node and address), nothing. */
+static char travel_kind(const Type *t)
+{
+    switch (t->kind) {
+    case TY_UNIT: return 'u';
+    case TY_INT: case TY_FLOAT: case TY_BOOL: return 'i';
+    case TY_STRING: return 's';
+    case TY_POOL: return 'p';
+    default: return 'r';
+    }
+}
+
+/* Records how the message of `run` travels: params' slots, then nplaces
+ * place slots, then the result. */
+static void record_kinds(Cg *cg, LLVMValueRef run, const ParamVec *params, size_t nplaces,
+                         const Type *result)
+{
+    if (!cg->opt->distributed)
+        return;
+    size_t n = params->len + nplaces;
+    char *kinds = arena_alloc(n + 3);
+    for (size_t i = 0; i < params->len; i++)
+        kinds[i] = travel_kind(params->items[i]->sym->type);
+    memset(kinds + params->len, 'i', nplaces);
+    kinds[n] = '>';
+    kinds[n + 1] = travel_kind(result);
+    kinds[n + 2] = '\0';
+    CgMessageKind k = {run, kinds};
+    VEC_PUSH(cg->message_kinds, k);
+}
+
+void cg_emit_message_table(Cg *cg)
+{
+    if (!cg->opt->distributed)
+        return;
+    LLVMTypeRef entry_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_ptr, cg->t_ptr},
+                                                  2, 0);
+    size_t n = cg->message_kinds.len;
+    LLVMValueRef *elems = arena_alloc((n + 1) * sizeof *elems);
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef v[2] = {cg->message_kinds.items[i].run,
+                             cg_cstring(cg, cg->message_kinds.items[i].kinds, "kinds")};
+        elems[i] = LLVMConstStructInContext(cg->ctx, v, 2, 0);
+    }
+    LLVMValueRef end[2] = {LLVMConstNull(cg->t_ptr), LLVMConstNull(cg->t_ptr)};
+    elems[n] = LLVMConstStructInContext(cg->ctx, end, 2, 0);
+    LLVMValueRef arr = LLVMConstArray(entry_t, elems, (unsigned)n + 1);
+    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos_message_table");
+    LLVMSetInitializer(table, arr);
+    LLVMSetGlobalConstant(table, 1);
+}
+
 /* ---- run functions -------------------------------------------------------- */
 
 /* i64 name(ptr actor, ptr msg): a MosMessageRun. */
@@ -174,6 +230,8 @@ static LLVMValueRef message_run(Cg *cg, CgInst *in)
         return in->msg_run;
     in->msg_run = declare_run(cg, arena_printf("mos.msg.%s", in->name + strlen("mos.m.")));
     VEC_PUSH(cg->pending_runs, in);
+    record_kinds(cg, in->msg_run, &in->func->params, in->nctx - in->nclass,
+                 in->func->result_type);
     return in->msg_run;
 }
 
@@ -214,10 +272,13 @@ static bool is_constant(const Expr *e)
     return e->kind == EX_NULL || e->kind == EX_STRING || cg_literal_number(e);
 }
 
-/* Can the creator initialise the actor itself (see the essay)? */
-static bool needs_constructor_message(const ClassDecl *cls)
+/* Can the creator initialise the actor itself (see the essay)?  Not
+ * under --distributed, where the actor may live in another process: its
+ * places travel in the constructor message, and everything is stored
+ * there. */
+static bool needs_constructor_message(Cg *cg, const ClassDecl *cls)
 {
-    if (cls->init)
+    if (cls->init || cg->opt->distributed)
         return true;
     for (size_t i = 0; i < cls->fields.len; i++) {
         const FieldDecl *fd = cls->fields.items[i];
@@ -231,18 +292,27 @@ static bool needs_constructor_message(const ClassDecl *cls)
 static void emit_constructor_run(Cg *cg, CgInst *in, LLVMValueRef fn)
 {
     ClassDecl *cls = in->cls;
+    CgClass *c = cg_class(cg, cls);
     CgFn f;
     cg_fn_begin(&f, cg, fn, NULL, cls->loc, arena_printf("%s.ctor", cls->name.text));
     f.this_val = LLVMGetParam(fn, 0);
     f.cls = cls;
     f.inst = in;
     cg_frame_begin(&f, arena_printf("new %s", cls->name.text));
+    static ParamVec no_params;
+    ParamVec *params = cls->init ? &cls->init->params : &no_params;
+    LLVMValueRef argv[params->len + 1];
+    if (cg->opt->distributed) {     /* the places came in the message */
+        LLVMValueRef places[c->nplaces];
+        load_arguments(&f, LLVMGetParam(fn, 1), params, argv + 1, places, c->nplaces);
+        cg_store_place_fields(&f, f.this_val, cls, places);
+    }
     cg_init_fields(&f, cls);
     if (cls->init) {
         FuncDecl *init = cls->init;
-        LLVMValueRef argv[init->params.len + 1];
         argv[0] = f.this_val;
-        load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1, NULL, 0);
+        if (!cg->opt->distributed)
+            load_arguments(&f, LLVMGetParam(fn, 1), &init->params, argv + 1, NULL, 0);
         CgInst *fi = cg_inst(cg, init, cls, in->shapes);
         cg_debug_loc(&f, cls->loc);
         cg_call(&f, fi->type, fi->fn, argv, (unsigned)init->params.len + 1, "");
@@ -272,17 +342,21 @@ void cg_emit_actor_new(Cg *cg, CgInst *in)
     LLVMValueRef places[c->nplaces];
     for (unsigned j = 0; j < c->nplaces; j++)
         places[j] = LLVMGetParam(new_fn, j);
-    cg_store_place_fields(&f, f.this_val, cls, places);
+    bool distributed = cg->opt->distributed;
+    if (!distributed)
+        cg_store_place_fields(&f, f.this_val, cls, places);
     LLVMValueRef ctor = NULL;
-    if (needs_constructor_message(cls)) {
+    if (needs_constructor_message(cg, cls)) {
         ctor = declare_run(cg, arena_printf("mos.ctor.%s", in->name + strlen("mos.new.")));
         size_t n = cls->init ? cls->init->params.len : 0;
         LLVMValueRef values[n + 1];
         for (size_t j = 0; j < n; j++)
             values[j] = LLVMGetParam(new_fn, c->nplaces + (unsigned)j);
         static ParamVec no_params;
-        LLVMValueRef msg = build_message(&f, ctor, cls->init ? &cls->init->params : &no_params,
-                                         values, NULL, 0, false);
+        ParamVec *params = cls->init ? &cls->init->params : &no_params;
+        size_t nplaces = distributed ? c->nplaces : 0;
+        record_kinds(cg, ctor, params, nplaces, ty_unit);
+        LLVMValueRef msg = build_message(&f, ctor, params, values, places, nplaces, false);
         args[0] = f.this_val;
         args[1] = msg;
         args[2] = cg_where(cg, cls->loc);

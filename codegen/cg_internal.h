@@ -121,6 +121,13 @@ typedef struct CgWaitSite {
     const char *function;   /* "main", "f", "Class.method" */
 } CgWaitSite;
 
+/* --distributed: how a run function's message travels (mos_message_table):
+ * the kind of each slot and of the result, as transport_mpi.c reads them. */
+typedef struct CgMessageKind {
+    LLVMValueRef run;
+    const char *kinds;      /* "isr>s": a letter per slot, '>', the result's */
+} CgMessageKind;
+
 /* One instrumented access of --count-remote (remote.c): a MosRemoteSite. */
 typedef struct CgRemoteSite {
     int64_t line;
@@ -159,6 +166,7 @@ typedef struct Cg {
     VEC(CgInst *) pending_runs; /* run functions declared, body not yet */
     VEC(CgRemoteSite) remote_sites; /* --count-remote: mos_remote_table */
     VEC(CgWaitSite) wait_sites;     /* every get: mos_wait_sites */
+    VEC(CgMessageKind) message_kinds;   /* --distributed: mos_message_table */
 
     /* type-based alias analysis: one scalar type per kind of memory cell
      * (see expr.c); access tags, created on first use */
@@ -495,6 +503,9 @@ void cg_emit_message_runs(Cg *cg);
 /* mos_wait_sites: every get of the module, with the function it is in,
  * for the runtime's deadlock report (mosaic_rt.h). */
 void cg_emit_wait_sites(Cg *cg);
+/* --distributed: mos_message_table, how each message's slots travel
+ * between nodes (actor.c). */
+void cg_emit_message_table(Cg *cg);
 
 /* ---- checks.c ---------------------------------------------------------- */
 

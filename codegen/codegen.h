@@ -29,6 +29,8 @@ typedef struct CgOptions {
     bool debug_info;        /* -g */
     bool no_checks;         /* --no-checks: omit null and bounds checks */
     bool count_remote;      /* --count-remote: count remote accesses */
+    bool distributed;       /* --distributed: possibly remote accesses check
+                               for a remote reference (transport.h) */
     CgRemarkFn remark;      /* NULL, or where the vectoriser's remarks go */
     void *remark_ctx;
     const char *source_path;/* as given on the command line, for messages */

@@ -456,6 +456,7 @@ bool cg_compile(Program *program, const CgOptions *options, CgOutput output,
         emit_program_main(&cg);
         cg_emit_remote_table(&cg);
         cg_emit_wait_sites(&cg);
+        cg_emit_message_table(&cg);
         cg_debug_finish(&cg);
         ok = cg_verify(&cg) && cg_optimise(&cg) && cg_write_output(&cg, output, out_path);
     }

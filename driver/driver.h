@@ -47,6 +47,7 @@ typedef struct DriverOptions {
     bool debug_info;            /* -g */
     bool no_checks;             /* --no-checks */
     bool count_remote;          /* --count-remote */
+    bool distributed;           /* --distributed: nodes are MPI ranks */
     const char **layouts;       /* --layout N=SPEC, in order (checked and applied by typecheck/layouts.c) */
     size_t nlayouts;
     char **run_args;            /* --run: the program's arguments */
@@ -67,7 +68,10 @@ const char *driver_temp_path(const char *name);
 
 /* Links `object` with the runtime into the executable `output`.  Returns
  * an exit status (0 on success, after printing why otherwise). */
-int driver_link(const char *object, const char *output, bool debug_info);
+int driver_link(const char *object, const char *output, bool debug_info, bool distributed);
+/* Whether this mosaicc can link --distributed programs; if not, says why
+ * on stderr. */
+bool driver_can_distribute(void);
 
 /* The absolute path of the gdb pretty-printers (stdlib/mosaic-gdb.py)
  * beside the in-tree ./mosaicc, else where `make install` put them; NULL

@@ -63,6 +63,7 @@ extern char **environ;
 #endif
 
 #define RUNTIME_NAME "libmosaicrt.a"
+#define MPI_RUNTIME_NAME "libmosaicrt-mpi.a"     /* --distributed */
 #define GDB_SCRIPT_NAME "mosaic-gdb.py"
 
 /* ---- the temporary directory --------------------------------------------- */
@@ -213,23 +214,24 @@ static const char *beside_self(const char *name)
     return arena_printf("%s/stdlib/%s", self, name);
 }
 
-/* Where libmosaicrt.a is, or NULL after saying where it was looked for. */
-static const char *find_runtime(void)
+/* Where the runtime library `name` is, or NULL after saying where it was
+ * looked for. */
+static const char *find_runtime(const char *name)
 {
     const char *env = getenv("MOSAIC_RUNTIME_DIR");
     if (env && *env) {
-        const char *p = arena_printf("%s/%s", env, RUNTIME_NAME);
+        const char *p = arena_printf("%s/%s", env, name);
         if (is_file(p)) return p;
         fprintf(stderr, "mosaicc: error: MOSAIC_RUNTIME_DIR is set but '%s' does not exist\n", p);
         return NULL;
     }
-    /* In a build tree: stdlib/libmosaicrt.a beside ./mosaicc. */
-    const char *in_tree = beside_self(RUNTIME_NAME);
+    /* In a build tree: stdlib/NAME beside ./mosaicc. */
+    const char *in_tree = beside_self(name);
     if (in_tree && is_file(in_tree)) return in_tree;
-    const char *installed = MOSAIC_LIBDIR "/" RUNTIME_NAME;
+    const char *installed = arena_printf("%s/%s", MOSAIC_LIBDIR, name);
     if (is_file(installed)) return installed;
     fprintf(stderr, "mosaicc: error: cannot find the runtime library %s (looked for '%s'%s%s%s)\n",
-            RUNTIME_NAME, installed, in_tree ? " and '" : "", in_tree ? in_tree : "",
+            name, installed, in_tree ? " and '" : "", in_tree ? in_tree : "",
             in_tree ? "'" : "");
     return NULL;
 }
@@ -267,15 +269,33 @@ static int count_words(const char *s)
     return n;
 }
 
-int driver_link(const char *object, const char *output, bool debug_info)
+#ifdef MOSAIC_MPI_LIBS
+bool driver_can_distribute(void)
 {
-    const char *runtime = find_runtime();
+    return true;
+}
+#else
+bool driver_can_distribute(void)
+{
+    fprintf(stderr, "mosaicc: error: --distributed needs Open MPI, and this mosaicc was built "
+                    "without it\n"
+                    "mosaicc: note: on Debian: apt-get install libopenmpi-dev openmpi-bin, then "
+                    "./configure and make again\n");
+    return false;
+}
+#define MOSAIC_MPI_LIBS ""
+#endif
+
+int driver_link(const char *object, const char *output, bool debug_info, bool distributed)
+{
+    const char *runtime = find_runtime(distributed ? MPI_RUNTIME_NAME : RUNTIME_NAME);
+    const char *mpi_libs = distributed ? MOSAIC_MPI_LIBS : "";
     if (!runtime) return EXIT_USAGE;
     const char *cc = getenv("MOSAIC_CC");
     if (!cc || !*cc) cc = MOSAIC_LINK_CC;
 
     int cap = count_words(cc) + count_words(MOSAIC_LINK_FLAGS) +
-              count_words(MOSAIC_RT_LIBS) + 8;
+              count_words(MOSAIC_RT_LIBS) + count_words(mpi_libs) + 8;
     char **argv = arena_alloc((size_t)cap * sizeof *argv);
     int argc = 0;
     push_words(argv, &argc, cc);
@@ -288,6 +308,7 @@ int driver_link(const char *object, const char *output, bool debug_info)
     argv[argc++] = (char *)object;
     argv[argc++] = (char *)runtime;
     push_words(argv, &argc, MOSAIC_LINK_FLAGS);
+    push_words(argv, &argc, mpi_libs);
     push_words(argv, &argc, MOSAIC_RT_LIBS);
     if (!debug_info)
         argv[argc++] = "-Wl,-S";

@@ -189,6 +189,7 @@ static int compile(const DriverOptions *o, Program *program)
         .debug_info = o->debug_info,
         .no_checks = o->no_checks,
         .count_remote = o->count_remote,
+        .distributed = o->distributed,
         .source_path = o->input,
         .gdb_script = o->debug_info ? driver_gdb_script() : NULL,
     };
@@ -216,6 +217,8 @@ static int compile(const DriverOptions *o, Program *program)
     }
 
     /* An executable: an object in the temporary directory, then a link. */
+    if (o->distributed && !driver_can_distribute())
+        return EXIT_USAGE;
     if (o->mode != MODE_RUN) {
         const char *exe = o->output ? o->output : default_output(o->input, "");
         if (check_output(o->input, exe) != EXIT_OK)
@@ -228,7 +231,7 @@ static int compile(const DriverOptions *o, Program *program)
                                           : o->output ? o->output
                                                       : default_output(o->input, "");
     if (!exe) return EXIT_USAGE;
-    int status = driver_link(obj, exe, o->debug_info);
+    int status = driver_link(obj, exe, o->debug_info, o->distributed);
     if (status != EXIT_OK || o->mode != MODE_RUN) return status;
     diag_finish(EXIT_OK);   /* the compiler's diagnostics end before the program's output */
     return driver_run(exe, o->run_args, o->nrun_args);

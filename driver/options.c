@@ -60,6 +60,7 @@ static const char usage_text[] =
     "  --layout-advice   print the layout report, then the layout advisor's\n"
     "                    view of every loop over a pool, and stop\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
+    "  --distributed     build for MPI: node k is rank k of 'mpirun -np N'\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
     "                    NO_COLOR), always or never\n"
@@ -314,6 +315,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             o->no_checks = true;
         } else if (strcmp(a, "--count-remote") == 0) {
             o->count_remote = true;
+        } else if (strcmp(a, "--distributed") == 0) {
+            o->distributed = true;
         } else if (strcmp(a, "--color") == 0 || starts_with(a, "--color=") ||
                    strcmp(a, "--colour") == 0 || starts_with(a, "--colour=")) {
             if (!diag_color_option(a)) return EXIT_USAGE;

@@ -25,14 +25,26 @@
  */
 #include "rt_internal.h"
 #include "rt_actors.h"
+#include "transport.h"
 
 #include <gc.h>
 
 void *mos_actor_new(int64_t bytes, int64_t node)
 {
-    rt_sched_start();
     if (bytes < MOS_ACTOR_HEADER_SIZE)
         bytes = MOS_ACTOR_HEADER_SIZE;
+#ifdef MOS_DISTRIBUTED
+    /* node(k) of another process: made there (transport.h) */
+    int self = rt_tp_self();
+    if (node != -1 && self >= 0) {
+        int64_t n = rt_topology()->nodes, k = node % n;
+        if (k < 0)
+            k += n;
+        if (k != self)
+            return rt_tp_actor_new(bytes, (int)k);
+    }
+#endif
+    rt_sched_start();
     RtActor *a = mos_alloc(bytes);
     rt_mailbox_init(&a->mailbox);
     atomic_init(&a->rq_link.next, NULL);
@@ -57,8 +69,12 @@ void *mos_message_new(int64_t bytes, MosMessageRun run, int32_t want_future)
     RtMessage *m = mos_alloc(bytes);
     m->run = run;
     m->size = bytes;
-    if (want_future)
+    if (want_future) {
         m->future = rt_future_new();
+#ifdef MOS_DISTRIBUTED
+        m->future->kind = rt_tp_result_kind(run);
+#endif
+    }
     return m;
 }
 
@@ -66,6 +82,10 @@ void *mos_send(void *actor, void *message, const char *where)
 {
     if (!actor)
         mos_panic(where, "null dereference");
+#ifdef MOS_DISTRIBUTED
+    if (RT_IS_REMOTE(actor))
+        return rt_tp_send(actor, message, where);
+#endif
     RtActor *a = actor;
     RtMessage *m = message;
     /* read before the push: once queued, the message belongs to the

@@ -40,6 +40,7 @@
  */
 #include "rt_internal.h"
 #include "rt_actors.h"
+#include "transport.h"
 
 #include <gc.h>
 
@@ -76,7 +77,12 @@ void rt_future_fulfil(RtFuture *f, int64_t value)
         rt_panicf(RT_NOWHERE, "internal error: a future fulfilled twice");
     for (RtWaiter *w = (RtWaiter *)s; w != NULL;) {
         RtWaiter *next = w->next;   /* before w may vanish */
-        rt_sched_wake(w);
+#ifdef MOS_DISTRIBUTED
+        if (w->is_remote)           /* another node waits: send it the value */
+            rt_tp_fulfil_remote(w, value);
+        else
+#endif
+            rt_sched_wake(w);
         w = next;
     }
 }
@@ -114,6 +120,10 @@ int64_t mos_future_get(void *future, const char *where)
 {
     if (!future)
         mos_panic(where, "null dereference");
+#ifdef MOS_DISTRIBUTED
+    if (RT_IS_REMOTE(future))
+        return rt_tp_get(future, where);
+#endif
     RtFuture *f = future;
     if (atomic_load_explicit(&f->state, memory_order_acquire) == RT_FUT_DONE)
         return f->value;

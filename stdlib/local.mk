@@ -8,7 +8,7 @@
 # GC_THREADS must be defined wherever gc.h is read (rt_internal.h defines
 # it too, for builds by hand).
 
-stdlib_libmosaicrt_a_SOURCES += \
+rt_common_sources = \
 	stdlib/mosaic_rt.h stdlib/abi.def stdlib/rt_internal.h \
 	stdlib/rt_actors.h stdlib/mailbox.h stdlib/runq.h stdlib/transport.h \
 	stdlib/start.c \
@@ -31,10 +31,17 @@ stdlib_libmosaicrt_a_SOURCES += \
 	stdlib/print.c \
 	stdlib/builtins.c \
 	stdlib/remote.c \
-	stdlib/transport_shm.c \
 	stdlib/pool.c
+stdlib_libmosaicrt_a_SOURCES += $(rt_common_sources) stdlib/transport_shm.c
 stdlib_libmosaicrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS
 stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
+
+# libmosaicrt-mpi.a, the runtime of programs built with --distributed: the
+# same sources compiled with MOS_DISTRIBUTED (the remote paths of
+# transport.h), and the MPI transport instead of the shared-memory one.
+stdlib_libmosaicrt_mpi_a_SOURCES += $(rt_common_sources) stdlib/transport_mpi.c
+stdlib_libmosaicrt_mpi_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS -DMOS_DISTRIBUTED $(MPI_CFLAGS)
+stdlib_libmosaicrt_mpi_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 
 # The gdb pretty-printers (docs/debugging.md).  Every -g executable names
 # this file for gdb to load: the one beside the in-tree ./mosaicc, or the

@@ -277,6 +277,10 @@ static void topology_setup(void)
                         ? (int)((int64_t)i * ncpus / workers) : i % ncpus;
             topo.worker_cpu[i] = cpus[c];
             topo.worker_node[i] = cpu_node[c];
+        } else if (fixed_nodes) {
+            /* every worker of this process serves its node, the rank */
+            topo.worker_cpu[i] = cpus[i % ncpus];
+            topo.worker_node[i] = rt_tp_self() > 0 ? rt_tp_self() : 0;
         } else {
             topo.worker_cpu[i] = cpus[i % ncpus];
             topo.worker_node[i] = (int)((int64_t)i * nodes / workers);

@@ -71,6 +71,10 @@ typedef struct RtMessage {
 struct RtFuture {
     _Atomic uintptr_t state;
     int64_t value;
+#ifdef MOS_DISTRIBUTED
+    int64_t kind;                   /* how the value travels to another node:
+                                       mos_message_table's result letter */
+#endif
 };
 
 /* One wait for a future: an actor's suspended turn (cont set; the record
@@ -84,6 +88,8 @@ typedef struct RtWaiter {
     struct RtCont *cont;
     _Atomic uint32_t woken;         /* futex word: 1 once fulfilled */
     int is_main;
+    int is_remote;                  /* stands for another node's wait
+                                       (transport_mpi.c's RemoteWaiter) */
     const char *where;
     const MosFrame *frames;         /* -g: the waiting code's (mosaic_rt.h),
                                        at the addresses they were linked at */
@@ -143,6 +149,12 @@ void rt_wait_quiescence(void);
  * deadlock if anything here still waits, else lets the first thread end
  * the program. */
 void rt_sched_quiescent(void);
+/* Whether nothing in this process runs or can run until something comes
+ * from outside it (no thread awake): read by the MPI transport, the only
+ * thread that can then change it. */
+int rt_sched_idle(void);
+/* How many threads or turns of this process wait in a get. */
+int rt_sched_waiters(void);
 
 /* --- futures (future.c) --- */
 

@@ -456,6 +456,21 @@ void rt_sched_quiescent(void)
     rt_futex_wake(&quiescent, INT_MAX);
 }
 
+int rt_sched_idle(void)
+{
+    return atomic_load_explicit(&awake, memory_order_acquire) == 0;
+}
+
+int rt_sched_waiters(void)
+{
+    int n = 0;
+    pthread_mutex_lock(&blocked_lock);
+    for (RtWaiter *w = blocked; w; w = w->next_blocked)
+        n++;
+    pthread_mutex_unlock(&blocked_lock);
+    return n;
+}
+
 static inline void awake_inc(void)
 {
     atomic_fetch_add_explicit(&awake, 1, memory_order_relaxed);

@@ -219,10 +219,10 @@ int main(int argc, char **argv)
     GC_set_warn_proc(GC_ignore_warn_proc);
     rt_gc_start();
     rt_print_init();
+    rt_tp_start(&argc, &argv);  /* before nodes() can be asked */
     rt_remote_start();      /* before the first array: it may need a node word */
     rt_fault_init();
     rt_thread_altstack_init();  /* this thread only waits: no stack limit */
-    rt_tp_start(&argc, &argv);  /* before nodes() can be asked */
 
     program_args = make_args(argc, argv);
 

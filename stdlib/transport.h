@@ -106,6 +106,10 @@ void rt_tp_fulfil_remote(RtWaiter *w, int64_t value);
  * the reference to it; its header is set up there. */
 void *rt_tp_actor_new(int64_t bytes, int node);
 
+/* The letter of mos_message_table that says how the result of `run`
+ * travels ('i', 's', 'r', 'u'). */
+int64_t rt_tp_result_kind(MosMessageRun run);
+
 #else
 
 #define RT_IS_REMOTE(p) ((void)(p), 0)

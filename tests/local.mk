@@ -15,6 +15,8 @@ TEST_EXTENSIONS = .mos .sh
 TAP_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 MOS_LOG_DRIVER = $(TAP_DRIVER)
 MOS_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-test.sh
+# The `// ranks: N` tests run under mpirun too when configure found Open MPI.
+AM_TESTS_ENVIRONMENT = MOSAIC_MPI=@HAVE_MPI@; export MOSAIC_MPI;
 AM_MOS_LOG_FLAGS = --mosaicc $(abs_top_builddir)/mosaicc$(EXEEXT)
 LOG_DRIVER = $(TAP_DRIVER)
 

@@ -52,6 +52,28 @@
 # (its working directory), so relative paths it writes stay out of the
 # tree; the executable's path is absolute.
 #
+# A run/ or run-fail/ test with a line `// ranks: N` (N >= 1) runs twice and
+# must pass both ways against the same expectations (stdout, exit status,
+# runtime error, `// remote` marks):
+#   1. as above, with MOSAIC_NODES=N added to its environment (its own
+#      `// env:` wins if it sets MOSAIC_NODES);
+#   2. when MOSAIC_MPI=yes is in the environment (make check sets it from
+#      configure's finding of Open MPI; unset means no), compiled again with
+#      `--distributed` added to its flags and run as `mpirun
+#      --allow-run-as-root --oversubscribe -np N EXE ARGS` (LANGUAGE.md §10),
+#      with the same stdin, working directory arrangement and `// env:`
+#      variables (exported, and passed on with mpirun's `-x`), under the same
+#      `timeout`: a hang fails, and the whole process group (mpirun and its
+#      ranks) is killed.  Otherwise this run is skipped with a `# distributed
+#      run skipped: ...` diagnostic, and the test passes or fails on run 1.
+# Stdout must be exactly the `// expect:` lines both ways, so such tests
+# print in an order that does not depend on timing (from main after a
+# `get`, or from one actor).  Under mpirun, stderr may carry mpirun's own
+# lines: the runtime-error line and the remote-access report's lines are
+# looked for among them, as in run 1.  The compiler's warnings are checked
+# on the first compilation only.  A failure says which run failed ("with
+# MOSAIC_NODES=2: ..." or "under mpirun -np 2: ...").
+#
 # The result is always reported through TAP, with the details as `#`
 # lines (they land in the test's .log); the script exits 0 unless it was
 # misused (status 99, a hard error for automake).
@@ -80,6 +102,10 @@ echo "1..1"
 
 # ---- reporting ------------------------------------------------------------
 
+# Which run of a `// ranks:` test is under way, as the start of a failure
+# message ("under mpirun -np 2: "); empty for other tests.
+where=
+
 pass() {
     echo "ok 1 - $name"
     exit 0
@@ -89,7 +115,7 @@ pass() {
 # diagnostics.
 fail() {
     echo "not ok 1 - $name"
-    echo "# $1"
+    echo "# $where$1"
     shift
     for f in "$@"; do
         if [ -s "$f" ]; then
@@ -147,6 +173,23 @@ envs=$(directive env)
 args=$(directive args)
 set -f      # the words above are split at blanks, never globbed
 
+# `// ranks: N`: the number of nodes of both runs (the last such line).
+ranks=
+if grep -q '// ranks:' "$file"; then
+    ranks=$(sed -n 's|^.*// ranks:[ 	]*||p' "$file" | tail -n 1 | sed 's/[ 	]*$//')
+    case $ranks in
+    '' | 0* | *[!0-9]*) fail "bad // ranks: line (a number of nodes, 1 or more, was expected)" ;;
+    esac
+    case $file in
+    */run/*.mos | run/*.mos | */run-fail/*.mos | run-fail/*.mos) ;;
+    *) fail "// ranks: is for run/ and run-fail/ tests only" ;;
+    esac
+    where="with MOSAIC_NODES=$ranks: "
+fi
+# How the program is compiled and run: "local" (run 1), or "mpi" (run 2 of
+# a `// ranks:` test: compiled with --distributed, run under mpirun).
+mode=local
+
 # status_text N: a wait status in words.
 status_text() {
     case $1 in
@@ -157,17 +200,19 @@ status_text() {
     esac
 }
 
-# compile: builds $tmp/prog; sets cstatus; stderr in $tmp/compile.err.
+# compile [FLAG...]: builds $tmp/prog, with these flags after the test's;
+# sets cstatus; stderr in $tmp/compile.err.
 compile() {
     # shellcheck disable=SC2086
-    $compile_timeout "$mosaicc" $flags -o "$tmp/prog" "$file" \
+    $compile_timeout "$mosaicc" $flags "$@" -o "$tmp/prog" "$file" \
         >"$tmp/compile.out" 2>"$tmp/compile.err" </dev/null
     cstatus=$?
 }
 
 # run_program: runs $tmp/prog in the fresh, empty directory $tmp/cwd, with
-# the `// stdin:` lines as its input; sets rstatus; output in $tmp/stdout,
-# $tmp/stderr.
+# the `// stdin:` lines as its input (under mpirun -np N in mode mpi, else
+# with MOSAIC_NODES=N for a `// ranks: N` test); sets rstatus; output in
+# $tmp/stdout, $tmp/stderr.
 run_program() {
     if grep -q '// stdin:' "$file"; then
         directive_lines stdin >"$tmp/stdin"
@@ -175,11 +220,50 @@ run_program() {
     else
         input=/dev/null
     fi
+    rm -rf "$tmp/cwd"
     mkdir "$tmp/cwd" || fail "cannot make the program's working directory"
+    if [ "$mode" = mpi ]; then
+        # The `// env:` variables are in mpirun's environment, and named
+        # with -x so that it passes them on to every rank.  timeout puts
+        # itself and mpirun (and so the ranks) in a process group of their
+        # own, and signals that whole group when the time is up.
+        exports=
+        for kv in $envs; do
+            exports="$exports -x ${kv%%=*}"
+        done
+        # shellcheck disable=SC2086
+        (cd "$tmp/cwd" && exec env $envs $run_timeout \
+            mpirun --allow-run-as-root --oversubscribe -np "$ranks" $exports "$tmp/prog" $args) \
+            >"$tmp/stdout" 2>"$tmp/stderr" <"$input"
+        rstatus=$?
+        return
+    fi
+    # MOSAIC_NODES=N comes first, so that the test's own `// env:` wins.
+    nodes=
+    [ -n "$ranks" ] && nodes=MOSAIC_NODES=$ranks
     # shellcheck disable=SC2086
-    (cd "$tmp/cwd" && exec env $envs $run_timeout "$tmp/prog" $args) \
+    (cd "$tmp/cwd" && exec env $nodes $envs $run_timeout "$tmp/prog" $args) \
         >"$tmp/stdout" 2>"$tmp/stderr" <"$input"
     rstatus=$?
+}
+
+# distributed CHECK: for a `// ranks: N` test whose first run passed, the
+# second: compiled with --distributed and run under mpirun -np N, then
+# checked by the function CHECK as the first run was (which fails, or
+# returns).  Skipped, with a diagnostic, unless MOSAIC_MPI is yes.
+distributed() {
+    [ -n "$ranks" ] || return 0
+    if [ "${MOSAIC_MPI:-no}" != yes ]; then
+        echo "# distributed run skipped: MOSAIC_MPI is ${MOSAIC_MPI:-unset}, not yes (passed with MOSAIC_NODES=$ranks only)"
+        return 0
+    fi
+    mode=mpi
+    where="under mpirun -np $ranks: "
+    command -v mpirun >/dev/null 2>&1 || fail "MOSAIC_MPI is yes, but there is no mpirun on the PATH"
+    compile --distributed
+    [ "$cstatus" -eq 0 ] ||
+        fail "compilation with --distributed failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    $1
 }
 
 # check_remote: if the flags ask for --count-remote, checks the program's
@@ -197,7 +281,7 @@ check_remote() {
             q = before
             gsub(/\\\\/, "", q); gsub(/\\"/, "", q)
             if ((after == "" || after == " " || after == "\t") &&
-                before !~ /\/\/ *(expect|expect-exit|expect-error|stdin|flags|env|args|runtime-error|effects):/ &&
+                before !~ /\/\/ *(expect|expect-exit|expect-error|stdin|flags|env|args|ranks|runtime-error|effects):/ &&
                 gsub(/"/, "", q) % 2 == 0) {
                 print NR
                 next
@@ -260,6 +344,14 @@ test_run() {
         reported_diagnostics /dev/null >"$tmp/reported"
         compare_diagnostics
     fi
+    check_run
+    distributed check_run
+    pass
+}
+
+# check_run: runs the program and fails unless its stdout, exit status and
+# remote-access report are as the run/ test expects.
+check_run() {
     run_program
 
     directive_lines expect >"$tmp/expected"
@@ -277,7 +369,6 @@ test_run() {
     fi
     [ "$rstatus" -eq "$want" ] || fail "exit status: expected $want, got $(status_text "$rstatus")" "$tmp/stderr"
     check_remote
-    pass
 }
 
 # annotated_diagnostics: "error 12 E0200" for each `error[E0200]` (and
@@ -353,13 +444,21 @@ test_compile_fail() {
 test_run_fail() {
     compile
     [ "$cstatus" -eq 0 ] || fail "compilation failed ($(status_text "$cstatus"))" "$tmp/compile.err"
+    check_run_fail
+    distributed check_run_fail
+    pass
+}
+
+# check_run_fail: runs the program and fails unless it ends with the
+# runtime error the run-fail/ test expects (and the remote-access report).
+check_run_fail() {
     run_program
     [ "$rstatus" -eq 101 ] || fail "expected a runtime error (status 101), got $(status_text "$rstatus")" \
         "$tmp/stderr" "$tmp/stdout"
 
     check_remote
     line=$(awk 'index($0, "// runtime-error:") { print NR; exit }' "$file")
-    [ -n "$line" ] || pass
+    [ -n "$line" ] || return 0
     text=$(awk 'i = index($0, "// runtime-error:") {
             t = substr($0, i + 17); sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t); print t; exit
         }' "$file")
@@ -368,7 +467,7 @@ test_run_fail() {
             if (index(substr($0, index($0, "runtime error: ")), ENVIRON["TEXT"])) found = 1
         }
         END { exit !found }' "$tmp/stderr"; then
-        pass
+        return 0
     fi
     fail "stderr has no 'FILE:$line:COL: runtime error: ...$text...' line" "$tmp/stderr"
 }

@@ -1,0 +1,1026 @@
+/* transport_mpi.c — the transport of a distributed program: node k is
+ * MPI rank k (LANGUAGE.md §10, transport.h).
+ *
+ * One thread per process, the *progress thread*, makes every MPI call:
+ * it initialises MPI, sends what the other threads queue, receives and
+ * handles what the other ranks send, runs the termination detection,
+ * and finalises MPI.  Workers never call MPI (MPI_THREAD_FUNNELED: Open
+ * MPI's multi-threaded mode costs every call a lock, and a worker must
+ * never block in MPI while its actors wait), so a send to an actor of
+ * another rank costs its worker a packet built and queued, as a local
+ * send costs a mailbox push.
+ *
+ * Packets.  Every packet is one MPI message of tag 0 whose first word
+ * says what it is; with a single tag, MPI's non-overtaking rule makes the
+ * packets from one rank to another arrive in the order they were sent.
+ * A packet is sent with MPI_Isend and kept until MPI_Test says it left,
+ * so two ranks sending each other large packets never wait for each
+ * other.  What a packet carries:
+ *
+ *   MSG      a message for an actor: its address there, the index of its
+ *            run function in mos_message_table (the same executable runs
+ *            in every rank, so the table is the same), the future its
+ *            reply fulfils (an address in the sender, or 0), the slots
+ *   REPLY    the value of a future, for the rank that holds the future
+ *   SUB      "send me the value of this future of yours", from a rank that
+ *            does `get` on a future it was given as a value
+ *   CREATE   "make an actor of N bytes", answered by CREATED, its address
+ *   FLUSH    "tell me how many of my packets you have handled", answered
+ *            by ACK (the causal barrier below)
+ *   TOKEN    the termination detector's token
+ *   END      "end with this status", and DEADLOCK, "report your waiters"
+ *
+ * Values travel as mos_message_table's letters say (codegen's actor.c):
+ * a word as it is ('i'), a string by value ('s'), a reference as (node,
+ * address) ('r'): a local object is *exported* — kept in this rank's
+ * export table, a root of the collector, so that it stays alive while
+ * another rank may refer to it — and arrives as the plain pointer on its
+ * own rank, or as a tagged proxy anywhere else (the import table keeps
+ * one proxy per remote object, so identity is preserved).  Exported
+ * futures leave the table when their reply arrives; other objects stay
+ * exported until the program ends: distributed collection of exported
+ * objects (reference listing with per-rank counts, released from the
+ * proxies' finalizers) is not done yet (docs/distributed.md).
+ *
+ * Causal delivery (LANGUAGE.md §4).  MPI orders packets between two ranks
+ * only; a message m1 from rank A to rank K, then a message from A to B
+ * that makes B send m2 to K, could see m2 overtake m1 on another path.
+ * So the progress thread sends packets in the order they were queued,
+ * and sends one to rank d only once every earlier packet to any other
+ * rank has been handled there (delivered to its mailbox): when that is
+ * not known, it asks with FLUSH and holds the queue until the ACK comes.
+ * Traffic between two ranks never waits; a rank that switches between
+ * destinations pays one round trip per switch.
+ *
+ * Termination (Safra's algorithm, the asynchronous refinement of
+ * Dijkstra, Feijen and van Gasteren's token ring).  Each rank counts the
+ * basic packets it has sent minus those it has received, and turns black
+ * when it receives one.  A rank is *passive* when none of its threads is
+ * awake (sched.c) and it has nothing queued: it can then send nothing
+ * until it receives something.  Rank 0, once passive, sends a white token
+ * with count 0 around the ring 0 → 1 → … → N-1 → 0; each rank forwards it
+ * once passive, adding its count, blackening it if it is black itself,
+ * and turns white.  When the token comes back white with a total of 0 and
+ * rank 0 is white and passive, every rank was passive at once with no
+ * packet in flight: the program is quiescent.  The token also sums the
+ * waiters of every rank (threads and turns in a get): if there are any,
+ * the program is deadlocked, and the first rank with waiters reports
+ * them; otherwise rank 0's main ends, and its status ends every rank.
+ *
+ * Ending.  exit(n), a runtime error and the end of main all end here
+ * (rt_tp_ending): the progress thread tells every other rank END(n), and
+ * each of them flushes its output and exits with n, after MPI_Finalize,
+ * which all of them reach.  A rank that dies is seen by mpirun, which
+ * ends the others.
+ *
+ * Started without mpirun (no OMPI_COMM_WORLD_SIZE in the environment),
+ * the program runs as one node, and MPI is never initialised.
+ */
+#include "rt_internal.h"
+#include "rt_actors.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gc.h>
+#include <mpi.h>
+
+/* ---- packets ------------------------------------------------------------ */
+
+enum {
+    PK_MSG = 1, PK_REPLY, PK_SUB, PK_CREATE, PK_CREATED,    /* basic */
+    PK_FLUSH, PK_ACK, PK_TOKEN, PK_END, PK_DEADLOCK,         /* control */
+};
+#define PK_BASIC(t) ((t) <= PK_CREATED)
+
+typedef struct Packet {
+    struct Packet *next;
+    int dest;
+    int type;
+    size_t len, cap;
+    char *buf;
+    MPI_Request req;
+} Packet;
+
+static Packet *pk_new(int dest, int type)
+{
+    Packet *p = malloc(sizeof *p);
+    if (!p)
+        rt_panicf(RT_NOWHERE, "out of memory: a packet for node %d", dest);
+    p->next = NULL;
+    p->dest = dest;
+    p->type = type;
+    p->len = 0;
+    p->cap = 64;
+    p->buf = malloc(p->cap);
+    if (!p->buf)
+        rt_panicf(RT_NOWHERE, "out of memory: a packet for node %d", dest);
+    return p;
+}
+
+static void pk_free(Packet *p)
+{
+    free(p->buf);
+    free(p);
+}
+
+static void pk_bytes(Packet *p, const void *bytes, size_t n)
+{
+    if (p->len + n > p->cap) {
+        while (p->len + n > p->cap)
+            p->cap *= 2;
+        p->buf = realloc(p->buf, p->cap);
+        if (!p->buf)
+            rt_panicf(RT_NOWHERE, "out of memory: a packet of %zu bytes", p->cap);
+    }
+    memcpy(p->buf + p->len, bytes, n);
+    p->len += n;
+}
+
+static void pk_word(Packet *p, uint64_t w)
+{
+    pk_bytes(p, &w, sizeof w);
+}
+
+/* What a handler reads a packet with. */
+typedef struct Reader {
+    const char *p, *end;
+    int from;
+} Reader;
+
+static uint64_t rd_word(Reader *r)
+{
+    uint64_t w = 0;
+    if (r->end - r->p < (ptrdiff_t)sizeof w)
+        rt_panicf(RT_NOWHERE, "internal error: a short packet from node %d", r->from);
+    memcpy(&w, r->p, sizeof w);
+    r->p += sizeof w;
+    return w;
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+static int under_mpi;           /* started by mpirun */
+static int self_rank, nranks = 1;
+static _Atomic uint32_t started;        /* futex word: MPI is up */
+static int saved_argc;
+static char **saved_argv;
+
+/* The queue of packets to send, filled by any thread. */
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static Packet *out_head, *out_tail;
+static _Atomic int64_t out_count;
+static _Atomic uint32_t doorbell;       /* futex word: something to do */
+static _Atomic int sleeping;            /* the progress thread waits on it */
+
+/* Packets handed to MPI_Isend, not known to have left. */
+static Packet *inflight;
+
+/* The causal barrier: basic packets sent to each rank, and how many of
+ * them it has said it handled; received from each rank. */
+static uint64_t *sent_to, *acked_by, *received_from;
+static char *flush_asked;
+
+/* Safra's counts (basic packets sent minus received) and colour. */
+static _Atomic int64_t basic_balance;
+static _Atomic int black;
+static int have_token, token_out;
+static int64_t token_count, token_waiters, token_first_waiter;
+static int token_black;
+
+/* Ending: the status asked for, by rt_tp_ending or by an END. */
+static _Atomic int end_requested;
+static int end_status;
+static _Atomic uint32_t end_done;       /* futex word */
+static pthread_t progress_thread;
+
+static void doorbell_ring(void)
+{
+    atomic_store_explicit(&doorbell, 1, memory_order_release);
+    if (atomic_load_explicit(&sleeping, memory_order_acquire))
+        rt_futex_wake(&doorbell, 1);
+}
+
+static void enqueue(Packet *p)
+{
+    if (PK_BASIC(p->type))
+        atomic_fetch_add_explicit(&basic_balance, 1, memory_order_relaxed);
+    pthread_mutex_lock(&out_lock);
+    if (out_tail)
+        out_tail->next = p;
+    else
+        out_head = p;
+    out_tail = p;
+    atomic_fetch_add_explicit(&out_count, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&out_lock);
+    doorbell_ring();
+}
+
+/* ---- a table of words, for exports and imports ---------------------------- */
+
+/* Open addressing with linear probing over 16-byte slots (key, value);
+ * key 0 is empty, key 1 a removed entry.  The slots are uncollectable
+ * and scanned: an exported object's address in it keeps the object
+ * alive, an import's proxy in it keeps the proxy. */
+typedef struct WordTable {
+    pthread_mutex_t lock;
+    uint64_t *slots;        /* [2 * cap] */
+    size_t cap, used;       /* used counts removed entries too */
+} WordTable;
+
+#define WT_EMPTY 0
+#define WT_GONE 1
+
+static WordTable exports = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+static WordTable imports = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+
+static size_t wt_hash(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;     /* murmur3's finaliser */
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+static uint64_t *wt_find(WordTable *t, uint64_t key, int insert);
+
+static void wt_grow(WordTable *t)
+{
+    size_t old_cap = t->cap;
+    uint64_t *old = t->slots;
+    t->cap = old_cap ? old_cap * 2 : 64;
+    t->slots = GC_MALLOC_UNCOLLECTABLE(2 * t->cap * sizeof(uint64_t));
+    if (!t->slots)
+        rt_panicf(RT_NOWHERE, "out of memory: the table of remote references");
+    t->used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[2 * i] > WT_GONE) {
+            uint64_t *s = wt_find(t, old[2 * i], 1);
+            s[1] = old[2 * i + 1];
+        }
+    if (old)
+        GC_FREE(old);
+}
+
+/* The slot of key (NULL if absent and !insert); the table's lock held. */
+static uint64_t *wt_find(WordTable *t, uint64_t key, int insert)
+{
+    if (insert && (t->used + 1) * 4 >= t->cap * 3)
+        wt_grow(t);
+    if (!t->cap)
+        return NULL;
+    uint64_t *gone = NULL;
+    for (size_t i = wt_hash(key, t->cap);; i = (i + 1) & (t->cap - 1)) {
+        uint64_t *s = &t->slots[2 * i];
+        if (s[0] == key)
+            return s;
+        if (s[0] == WT_GONE && !gone)
+            gone = s;
+        if (s[0] == WT_EMPTY) {
+            if (!insert)
+                return NULL;
+            if (!gone) {
+                gone = s;
+                t->used++;
+            }
+            gone[0] = key;
+            gone[1] = 0;
+            return gone;
+        }
+    }
+}
+
+/* Keeps a local object alive for the other ranks (see the essay). */
+static void export_object(void *obj)
+{
+    pthread_mutex_lock(&exports.lock);
+    wt_find(&exports, (uint64_t)(uintptr_t)obj, 1)[1]++;
+    pthread_mutex_unlock(&exports.lock);
+}
+
+static void unexport_object(void *obj)
+{
+    pthread_mutex_lock(&exports.lock);
+    uint64_t *s = wt_find(&exports, (uint64_t)(uintptr_t)obj, 0);
+    if (s && --s[1] == 0)
+        s[0] = WT_GONE;
+    pthread_mutex_unlock(&exports.lock);
+}
+
+/* A reference to an object of another rank, as generated code holds it:
+ * the proxy's address plus one (transport.h). */
+typedef struct Proxy {
+    int64_t node;
+    uint64_t addr;
+} Proxy;
+
+static Proxy *proxy_of(void *ref)
+{
+    return (Proxy *)(void *)((uintptr_t)ref - 1);
+}
+
+/* Node and address fit one key: addresses below 2^48, nodes below 2^15. */
+static void *import_reference(int node, uint64_t addr)
+{
+    uint64_t key = ((uint64_t)node << 48) | addr;
+    pthread_mutex_lock(&imports.lock);
+    uint64_t *s = wt_find(&imports, key, 1);
+    if (!s[1]) {
+        Proxy *x = GC_MALLOC_ATOMIC(sizeof *x);
+        if (!x)
+            rt_panicf(RT_NOWHERE, "out of memory: a reference to node %d", node);
+        x->node = node;
+        x->addr = addr;
+        s[1] = (uint64_t)(uintptr_t)x;
+    }
+    void *ref = (void *)(uintptr_t)(s[1] + 1);
+    pthread_mutex_unlock(&imports.lock);
+    return ref;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static void put_reference(Packet *p, void *v)
+{
+    if (!v) {
+        pk_word(p, (uint64_t)-1);
+        pk_word(p, 0);
+    } else if (RT_IS_REMOTE(v)) {
+        Proxy *x = proxy_of(v);
+        pk_word(p, (uint64_t)x->node);
+        pk_word(p, x->addr);
+    } else {
+        export_object(v);
+        pk_word(p, (uint64_t)self_rank);
+        pk_word(p, (uint64_t)(uintptr_t)v);
+    }
+}
+
+static void *get_reference(Reader *r)
+{
+    int64_t node = (int64_t)rd_word(r);
+    uint64_t addr = rd_word(r);
+    if (node < 0)
+        return NULL;
+    if (node == self_rank)
+        return (void *)(uintptr_t)addr;
+    return import_reference((int)node, addr);
+}
+
+static void put_string(Packet *p, const MosString *s)
+{
+    pk_word(p, (uint64_t)s->length);
+    pk_bytes(p, s->bytes, (size_t)s->length);
+}
+
+static MosString *get_string(Reader *r)
+{
+    int64_t n = (int64_t)rd_word(r);
+    if (n < 0 || r->end - r->p < n)
+        rt_panicf(RT_NOWHERE, "internal error: a bad string from node %d", r->from);
+    MosString *s = rt_string_new(r->p, n);
+    r->p += n;
+    return s;
+}
+
+/* One value of kind `kind` (a letter of mos_message_table). */
+static void put_value(Packet *p, int kind, int64_t v, const char *where)
+{
+    switch (kind) {
+    case 's': put_string(p, (const MosString *)(uintptr_t)v); break;
+    case 'r': put_reference(p, (void *)(uintptr_t)v); break;
+    case 'p':
+        mos_panic(where, "invalid argument: a pool cannot be sent to another node");
+    default: pk_word(p, (uint64_t)v); break;
+    }
+}
+
+static int64_t get_value(Reader *r, int kind)
+{
+    switch (kind) {
+    case 's': return (int64_t)(uintptr_t)get_string(r);
+    case 'r': return (int64_t)(uintptr_t)get_reference(r);
+    default: return (int64_t)rd_word(r);
+    }
+}
+
+/* ---- the message table ----------------------------------------------------- */
+
+typedef struct MosMessageKind {
+    MosMessageRun run;
+    const char *kinds;      /* "isr>s" */
+} MosMessageKind;
+extern const MosMessageKind mos_message_table[] __attribute__((weak));
+
+static size_t nmessage_kinds;
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+static uint64_t *kind_index;    /* open addressing: run, index + 1 */
+static size_t kind_cap;
+
+static void kinds_setup(void)
+{
+    if (!mos_message_table)
+        return;
+    while (mos_message_table[nmessage_kinds].run)
+        nmessage_kinds++;
+    kind_cap = 16;
+    while (kind_cap < 2 * nmessage_kinds)
+        kind_cap *= 2;
+    kind_index = calloc(2 * kind_cap, sizeof(uint64_t));
+    if (!kind_index)
+        rt_panicf(RT_NOWHERE, "out of memory: the table of messages");
+    for (size_t i = 0; i < nmessage_kinds; i++) {
+        uint64_t key = (uint64_t)(uintptr_t)mos_message_table[i].run;
+        size_t j = wt_hash(key, kind_cap);
+        while (kind_index[2 * j])
+            j = (j + 1) & (kind_cap - 1);
+        kind_index[2 * j] = key;
+        kind_index[2 * j + 1] = i + 1;
+    }
+}
+
+/* The index of run in mos_message_table. */
+static size_t message_index(MosMessageRun run)
+{
+    pthread_once(&kinds_once, kinds_setup);
+    uint64_t key = (uint64_t)(uintptr_t)run;
+    if (kind_cap)
+        for (size_t j = wt_hash(key, kind_cap); kind_index[2 * j];
+             j = (j + 1) & (kind_cap - 1))
+            if (kind_index[2 * j] == key)
+                return (size_t)kind_index[2 * j + 1] - 1;
+    rt_panicf(RT_NOWHERE, "internal error: a message that cannot travel between nodes "
+                          "(was the program compiled with --distributed?)");
+}
+
+static const char *message_kinds(size_t index)
+{
+    pthread_once(&kinds_once, kinds_setup);
+    if (index >= nmessage_kinds)
+        rt_panicf(RT_NOWHERE, "internal error: message %zu is not in this program", index);
+    return mos_message_table[index].kinds;
+}
+
+int64_t rt_tp_result_kind(MosMessageRun run)
+{
+    if (!under_mpi)
+        return 'i';
+    const char *k = strchr(message_kinds(message_index(run)), '>');
+    return k ? k[1] : 'i';
+}
+
+/* ---- what other threads ask ------------------------------------------------ */
+
+/* A request that waits for its answer (CREATE): the asking thread sleeps
+ * on `done` while the progress thread works. */
+typedef struct Request {
+    _Atomic uint32_t done;
+    uint64_t result;
+} Request;
+
+static uint64_t wait_for(Request *rq)
+{
+    while (atomic_load_explicit(&rq->done, memory_order_acquire) == 0)
+        rt_futex_wait(&rq->done, 0);
+    return rq->result;
+}
+
+static void answer(Request *rq, uint64_t result)
+{
+    rq->result = result;
+    atomic_store_explicit(&rq->done, 1, memory_order_release);
+    rt_futex_wake(&rq->done, 1);
+}
+
+void *rt_tp_actor_new(int64_t bytes, int node)
+{
+    Request rq = {0};
+    Packet *p = pk_new(node, PK_CREATE);
+    pk_word(p, PK_CREATE);
+    pk_word(p, (uint64_t)(uintptr_t)&rq);
+    pk_word(p, (uint64_t)bytes);
+    enqueue(p);
+    return import_reference(node, wait_for(&rq));
+}
+
+void *rt_tp_send(void *actor_ref, RtMessage *m, const char *where)
+{
+    Proxy *x = proxy_of(actor_ref);
+    size_t index = message_index(m->run);
+    const char *kinds = message_kinds(index);
+    Packet *p = pk_new((int)x->node, PK_MSG);
+    pk_word(p, PK_MSG);
+    pk_word(p, x->addr);
+    pk_word(p, index);
+    RtFuture *f = m->future;
+    if (f)
+        export_object(f);       /* until its reply comes */
+    pk_word(p, (uint64_t)(uintptr_t)f);
+    size_t nslots = (size_t)(m->size - MOS_MESSAGE_HEADER_SIZE) / MOS_MESSAGE_SLOT_SIZE;
+    pk_word(p, nslots);
+    const int64_t *slots = (const int64_t *)(const void *)((const char *)m +
+                                                         MOS_MESSAGE_HEADER_SIZE);
+    for (size_t i = 0; i < nslots; i++)
+        put_value(p, kinds[i] && kinds[i] != '>' ? kinds[i] : 'i', slots[i], where);
+    enqueue(p);
+    return f;
+}
+
+/* A wait of another rank on a local future. */
+typedef struct RemoteWaiter {
+    RtWaiter w;
+    int node;
+    int kind;
+    uint64_t future;        /* its future, in that rank */
+} RemoteWaiter;
+
+static void send_reply(int node, uint64_t future, int kind, int64_t value)
+{
+    Packet *p = pk_new(node, PK_REPLY);
+    pk_word(p, PK_REPLY);
+    pk_word(p, future);
+    pk_word(p, (uint64_t)kind);
+    put_value(p, kind, value, RT_NOWHERE);
+    enqueue(p);
+}
+
+void rt_tp_fulfil_remote(RtWaiter *w, int64_t value)
+{
+    RemoteWaiter *rw = (RemoteWaiter *)(void *)w;
+    send_reply(rw->node, rw->future, rw->kind, value);
+}
+
+/* Makes f's fulfilment travel to `node`'s future `future`. */
+static void forward_future(RtFuture *f, int node, uint64_t future)
+{
+    RemoteWaiter *rw = GC_MALLOC(sizeof *rw);
+    if (!rw)
+        rt_panicf(RT_NOWHERE, "out of memory: a wait of node %d", node);
+    rw->w.is_remote = 1;
+    rw->node = node;
+    rw->kind = (int)f->kind;
+    rw->future = future;
+    if (!rt_future_add_waiter(f, &rw->w))       /* fulfilled already */
+        send_reply(node, future, (int)f->kind, f->value);
+}
+
+int64_t rt_tp_get(void *future_ref, const char *where)
+{
+    Proxy *x = proxy_of(future_ref);
+    RtFuture *mine = rt_future_new();
+    export_object(mine);
+    Packet *p = pk_new((int)x->node, PK_SUB);
+    pk_word(p, PK_SUB);
+    pk_word(p, x->addr);
+    pk_word(p, (uint64_t)(uintptr_t)mine);
+    enqueue(p);
+    return mos_future_get(mine, where);
+}
+
+/* ---- handling what arrives ------------------------------------------------- */
+
+static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    Packet *p = pk_new(dest, type);
+    pk_word(p, (uint64_t)type);
+    pk_word(p, a);
+    pk_word(p, b);
+    pk_word(p, c);
+    pk_word(p, d);
+    /* control packets skip the queue: they are the progress thread's own,
+     * and must not wait behind a packet the barrier holds */
+    MPI_Isend(p->buf, (int)p->len, MPI_BYTE, dest, 0, MPI_COMM_WORLD, &p->req);
+    p->next = inflight;
+    inflight = p;
+}
+
+static void on_message(Reader *r)
+{
+    RtActor *a = (RtActor *)(uintptr_t)rd_word(r);
+    size_t index = (size_t)rd_word(r);
+    uint64_t future = rd_word(r);
+    size_t nslots = (size_t)rd_word(r);
+    const char *kinds = message_kinds(index);
+    MosMessageRun run = mos_message_table[index].run;
+    RtMessage *m = mos_message_new(MOS_MESSAGE_HEADER_SIZE +
+                                       (int64_t)(nslots * MOS_MESSAGE_SLOT_SIZE),
+                                   run, future != 0);
+    int64_t *slots = (int64_t *)(void *)((char *)m + MOS_MESSAGE_HEADER_SIZE);
+    for (size_t i = 0; i < nslots; i++)
+        slots[i] = get_value(r, kinds[i] && kinds[i] != '>' ? kinds[i] : 'i');
+    if (future)
+        forward_future(m->future, r->from, future);
+    mos_send(a, m, RT_NOWHERE);
+}
+
+static void on_reply(Reader *r)
+{
+    RtFuture *f = (RtFuture *)(uintptr_t)rd_word(r);
+    int kind = (int)rd_word(r);
+    int64_t v = get_value(r, kind);
+    f->kind = kind;
+    unexport_object(f);
+    rt_future_fulfil(f, v);
+}
+
+static void on_subscribe(Reader *r)
+{
+    RtFuture *f = (RtFuture *)(uintptr_t)rd_word(r);
+    uint64_t theirs = rd_word(r);
+    forward_future(f, r->from, theirs);
+}
+
+static void on_create(Reader *r)
+{
+    uint64_t request = rd_word(r);
+    int64_t bytes = (int64_t)rd_word(r);
+    void *a = mos_actor_new(bytes, self_rank);
+    export_object(a);
+    Packet *p = pk_new(r->from, PK_CREATED);
+    pk_word(p, PK_CREATED);
+    pk_word(p, request);
+    pk_word(p, (uint64_t)(uintptr_t)a);
+    enqueue(p);
+}
+
+static void on_created(Reader *r)
+{
+    Request *rq = (Request *)(uintptr_t)rd_word(r);
+    answer(rq, rd_word(r));
+}
+
+static void begin_end(int status);
+
+static void on_token(Reader *r)
+{
+    token_count = (int64_t)rd_word(r);
+    token_black = (int)rd_word(r);
+    token_waiters = (int64_t)rd_word(r);
+    token_first_waiter = (int64_t)rd_word(r);
+    have_token = 1;
+}
+
+static void handle(int type, Reader *r)
+{
+    if (PK_BASIC(type)) {
+        received_from[r->from]++;
+        atomic_fetch_sub_explicit(&basic_balance, 1, memory_order_relaxed);
+        atomic_store_explicit(&black, 1, memory_order_relaxed);
+    }
+    switch (type) {
+    case PK_MSG: on_message(r); break;
+    case PK_REPLY: on_reply(r); break;
+    case PK_SUB: on_subscribe(r); break;
+    case PK_CREATE: on_create(r); break;
+    case PK_CREATED: on_created(r); break;
+    case PK_FLUSH:
+        send_control(r->from, PK_ACK, received_from[r->from], 0, 0, 0);
+        break;
+    case PK_ACK:
+        acked_by[r->from] = rd_word(r);
+        flush_asked[r->from] = 0;
+        break;
+    case PK_TOKEN: on_token(r); break;
+    case PK_END: begin_end((int)rd_word(r)); break;
+    case PK_DEADLOCK:
+        rt_sched_quiescent();       /* reports this rank's waiters, status 101 */
+        break;
+    default:
+        rt_panicf(RT_NOWHERE, "internal error: packet %d from node %d", type, r->from);
+    }
+}
+
+/* Receives and handles what has arrived; returns whether anything had. */
+static int poll_incoming(void)
+{
+    int any = 0;
+    for (int round = 0; round < 64; round++) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+        if (!flag)
+            break;
+        int n = 0;
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        char small[256];
+        char *buf = n <= (int)sizeof small ? small : malloc((size_t)n);
+        if (!buf)
+            rt_panicf(RT_NOWHERE, "out of memory: a packet of %d bytes from node %d", n,
+                      st.MPI_SOURCE);
+        MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        Reader r = { buf, buf + n, st.MPI_SOURCE };
+        int type = (int)rd_word(&r);
+        handle(type, &r);
+        if (buf != small)
+            free(buf);
+        any = 1;
+    }
+    return any;
+}
+
+/* ---- sending, under the causal barrier ------------------------------------ */
+
+/* Whether every basic packet sent to a rank other than d is known to
+ * have been handled there; if not, asks those ranks. */
+static int may_send_to(int d)
+{
+    int ok = 1;
+    for (int e = 0; e < nranks; e++)
+        if (e != d && acked_by[e] < sent_to[e]) {
+            ok = 0;
+            if (!flush_asked[e]) {
+                flush_asked[e] = 1;
+                send_control(e, PK_FLUSH, 0, 0, 0, 0);
+            }
+        }
+    return ok;
+}
+
+static int flush_outgoing(void)
+{
+    int any = 0;
+    for (;;) {
+        pthread_mutex_lock(&out_lock);
+        Packet *p = out_head;
+        if (p && PK_BASIC(p->type) && !may_send_to(p->dest))
+            p = NULL;
+        if (p) {
+            out_head = p->next;
+            if (!out_head)
+                out_tail = NULL;
+        }
+        pthread_mutex_unlock(&out_lock);
+        if (!p)
+            return any;
+        atomic_fetch_sub_explicit(&out_count, 1, memory_order_relaxed);
+        if (PK_BASIC(p->type))
+            sent_to[p->dest]++;
+        MPI_Isend(p->buf, (int)p->len, MPI_BYTE, p->dest, 0, MPI_COMM_WORLD, &p->req);
+        p->next = inflight;
+        inflight = p;
+        any = 1;
+    }
+}
+
+static void reap_sent(void)
+{
+    for (Packet **pp = &inflight; *pp;) {
+        Packet *p = *pp;
+        int done = 0;
+        MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            *pp = p->next;
+            pk_free(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+}
+
+/* ---- termination ------------------------------------------------------------- */
+
+static int passive(void)
+{
+    return rt_sched_idle() && atomic_load_explicit(&out_count, memory_order_acquire) == 0;
+}
+
+static void pass_token(int64_t count, int is_black, int64_t waiters, int64_t first)
+{
+    send_control((self_rank + 1) % nranks, PK_TOKEN, (uint64_t)count, (uint64_t)is_black,
+                 (uint64_t)waiters, (uint64_t)first);
+}
+
+static void terminated(int64_t waiters, int64_t first_waiter)
+{
+    if (waiters == 0) {
+        rt_sched_quiescent();       /* main's status then ends every rank */
+        return;
+    }
+    if (first_waiter == self_rank)
+        rt_sched_quiescent();       /* the deadlock report */
+    else
+        send_control((int)first_waiter, PK_DEADLOCK, 0, 0, 0, 0);
+}
+
+static int ended_detection;
+
+static void detect_termination(void)
+{
+    if (ended_detection || !passive())
+        return;
+    int64_t mine = rt_sched_waiters();
+    int64_t balance = atomic_load_explicit(&basic_balance, memory_order_relaxed);
+    if (nranks == 1) {
+        ended_detection = 1;
+        terminated(mine, 0);
+        return;
+    }
+    if (self_rank == 0) {
+        if (!token_out) {           /* a new probe */
+            atomic_store_explicit(&black, 0, memory_order_relaxed);
+            token_out = 1;
+            pass_token(0, 0, mine, mine ? 0 : -1);
+            return;
+        }
+        if (!have_token)
+            return;
+        have_token = 0;
+        token_out = 0;
+        int64_t waiters = token_waiters;
+        int64_t first = token_first_waiter;
+        if (!token_black && !atomic_load_explicit(&black, memory_order_relaxed) &&
+            token_count + balance == 0) {
+            ended_detection = 1;
+            terminated(waiters, first);
+        }
+        return;
+    }
+    if (!have_token)
+        return;
+    have_token = 0;
+    int is_black = token_black || atomic_load_explicit(&black, memory_order_relaxed);
+    atomic_store_explicit(&black, 0, memory_order_relaxed);
+    int64_t first = token_first_waiter >= 0 ? token_first_waiter : mine ? self_rank : -1;
+    pass_token(token_count + balance, is_black, token_waiters + mine, first);
+}
+
+/* ---- ending --------------------------------------------------------------- */
+
+/* In the progress thread: tells every other rank (unless they told us),
+ * finalises MPI.  Returns once that is done. */
+static void finish(int status, int tell_others)
+{
+    if (tell_others)
+        for (int r = 0; r < nranks; r++)
+            if (r != self_rank)
+                send_control(r, PK_END, (uint64_t)status, 0, 0, 0);
+    /* let the END packets leave; whatever else arrives is dropped */
+    while (inflight) {
+        reap_sent();
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            int n = 0;
+            MPI_Get_count(&st, MPI_BYTE, &n);
+            char *buf = malloc(n > 0 ? (size_t)n : 1);
+            MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            free(buf);
+        }
+    }
+    MPI_Finalize();
+}
+
+/* An END from another rank: this rank ends with its status. */
+static void begin_end(int status)
+{
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&end_requested, &expected, 1))
+        return;
+    end_status = status;
+    rt_print_flush();
+    rt_print_shutdown();
+    finish(status, 0);
+    exit(status);
+}
+
+void rt_tp_ending(int status)
+{
+    if (!under_mpi)
+        return;
+    if (pthread_equal(pthread_self(), progress_thread)) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&end_requested, &expected, 1))
+            finish(status, 1);
+        return;
+    }
+    end_status = status;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&end_requested, &expected, 2)) {
+        /* the program is ending already (an END arrived): wait for it */
+        for (;;)
+            pause();
+    }
+    doorbell_ring();
+    while (atomic_load_explicit(&end_done, memory_order_acquire) == 0)
+        rt_futex_wait(&end_done, 0);
+}
+
+/* ---- the progress thread ------------------------------------------------------ */
+
+static void sleep_briefly(long ns)
+{
+    struct timespec ts = { 0, ns };
+    atomic_store_explicit(&sleeping, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&out_count, memory_order_seq_cst) == 0 &&
+        atomic_load_explicit(&end_requested, memory_order_seq_cst) == 0)
+        syscall(SYS_futex, (uint32_t *)&doorbell, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+    atomic_store_explicit(&sleeping, 0, memory_order_relaxed);
+    atomic_store_explicit(&doorbell, 0, memory_order_relaxed);
+}
+
+/* Polls without pause for this many rounds after the last thing that
+ * happened (a round trip between two busy ranks is some microseconds),
+ * then yields the core for as many, then sleeps in growing steps of
+ * 20 µs up to 1 ms, so that an idle rank costs almost nothing and a busy
+ * one answers at once. */
+#define SPIN_ROUNDS 2000
+#define YIELD_ROUNDS 2000
+#define SLEEP_MIN_NS 20000L
+#define SLEEP_MAX_NS 1000000L
+
+static void *progress(void *unused)
+{
+    (void)unused;
+    int provided = 0;
+    MPI_Init_thread(&saved_argc, &saved_argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    sent_to = calloc((size_t)nranks, sizeof *sent_to);
+    acked_by = calloc((size_t)nranks, sizeof *acked_by);
+    received_from = calloc((size_t)nranks, sizeof *received_from);
+    flush_asked = calloc((size_t)nranks, 1);
+    if (!sent_to || !acked_by || !received_from || !flush_asked)
+        rt_panicf(RT_NOWHERE, "out of memory: the tables of %d nodes", nranks);
+    atomic_store_explicit(&started, 1, memory_order_release);
+    rt_futex_wake(&started, INT_MAX);
+
+    long idle = 0, sleep_ns = SLEEP_MIN_NS;
+    for (;;) {
+        if (atomic_load_explicit(&end_requested, memory_order_acquire) == 2) {
+            atomic_store(&end_requested, 3);
+            finish(end_status, 1);
+            atomic_store_explicit(&end_done, 1, memory_order_release);
+            rt_futex_wake(&end_done, INT_MAX);
+            for (;;)
+                pause();    /* the thread that asked exits the process */
+        }
+        int worked = flush_outgoing();
+        worked |= poll_incoming();
+        reap_sent();
+        detect_termination();
+        if (worked) {
+            idle = 0;
+            sleep_ns = SLEEP_MIN_NS;
+        } else if (++idle < SPIN_ROUNDS) {
+            /* poll again at once */
+        } else if (idle < SPIN_ROUNDS + YIELD_ROUNDS) {
+            sched_yield();
+        } else {
+            sleep_briefly(sleep_ns);
+            if (sleep_ns < SLEEP_MAX_NS)
+                sleep_ns *= 2;
+        }
+    }
+    return NULL;
+}
+
+/* ---- the interface ---------------------------------------------------------- */
+
+void rt_tp_start(int *argc, char ***argv)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!size || !*size)
+        return;         /* not started by mpirun: one node, no MPI */
+    under_mpi = 1;
+    saved_argc = *argc;
+    saved_argv = *argv;
+    GC_register_displacement(1);        /* tagged references (transport.h) */
+    if (rt_thread_start(&progress_thread, progress, NULL, (size_t)8 << 20, 1) != 0)
+        rt_panicf(RT_NOWHERE, "out of memory: cannot start the MPI progress thread");
+    while (atomic_load_explicit(&started, memory_order_acquire) == 0)
+        rt_futex_wait(&started, 0);
+}
+
+int rt_tp_nodes(void)
+{
+    return nranks;      /* 1 without mpirun */
+}
+
+int rt_tp_self(void)
+{
+    return self_rank;
+}
+
+int rt_tp_runs_main(void)
+{
+    return self_rank == 0;
+}
+
+void rt_tp_idle(void)
+{
+    if (!under_mpi)
+        rt_sched_quiescent();
+    else
+        doorbell_ring();    /* the progress thread may pass the token */
+}
