@@ -79,6 +79,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-strings
 	$(MAKE) $(AM_MAKEFLAGS) bench-maps
 	$(MAKE) $(AM_MAKEFLAGS) bench-seq
+	$(SHELL) $(srcdir)/bench/run-distributed.sh ./mosaicc$(EXEEXT)
 
 bench-actors: all
 	$(SHELL) $(srcdir)/bench/run-actors.sh ./mosaicc$(EXEEXT)
