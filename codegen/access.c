@@ -21,6 +21,16 @@
  * object in a pool is reached through its pool's cluster for the field,
  * with the layout's constants (pool.c): which it is, the instance's shapes
  * say (reach.c), never the running program.
+ *
+ * Under --distributed an object of another node is a tagged reference
+ * (stdlib/transport.h): the low bit of the pointer set.  An access that
+ * the effect pass proves local (its site is not remote: the object lives
+ * `here`) compiles to exactly the code above, with no test at all.  Only
+ * an access whose site may be remote tests the bit, after the null check:
+ * clear, the same local code; set, a call of mos_remote_load or
+ * mos_remote_store, which the MPI transport turns into a request to the
+ * owner (bounds are checked there).  Under --count-remote the remote path
+ * counts the access with the node its reference names.
  */
 #include <string.h>
 
@@ -199,7 +209,284 @@ static void count(CgFn *f, CgAccess *a, unsigned kind)
     cg_count_access(f, a->site, a->loc, a->remote_node, kind);
 }
 
+/* ---- the int64 encoding of values (mosaic_rt.h): results, remote data ---- */
+
+LLVMValueRef cg_value_to_word(CgFn *f, LLVMValueRef v, const Type *t)
+{
+    Cg *cg = f->cg;
+    switch (t->kind) {
+    case TY_UNIT:
+        return LLVMConstInt(cg->t_i64, 0, 0);
+    case TY_INT:
+        return v;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "bits");
+    case TY_BOOL:
+        return LLVMBuildZExt(cg->b, v, cg->t_i64, "bits");
+    default:
+        ASSERT(cg_is_pointer(t), "the other results are references");
+        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "bits");
+    }
+}
+
+LLVMValueRef cg_word_to_value(CgFn *f, LLVMValueRef bits, const Type *t)
+{
+    Cg *cg = f->cg;
+    switch (t->kind) {
+    case TY_UNIT:
+        return NULL;
+    case TY_INT:
+        return bits;
+    case TY_FLOAT:
+        return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "got");
+    case TY_BOOL:
+        return LLVMBuildTrunc(cg->b, bits, cg->t_i1, "got");
+    default:
+        ASSERT(cg_is_pointer(t), "the other results are references");
+        return LLVMBuildIntToPtr(cg->b, bits, cg->t_ptr, "got");
+    }
+}
+
+/* ---- remote references (--distributed) ----------------------------------------- */
+
+bool cg_may_be_remote(CgFn *f, const void *site)
+{
+    if (!f->cg->opt->distributed)
+        return false;
+    const EffSite *s = site ? eff_site(site) : NULL;
+    return s ? s->remote : true;
+}
+
+/* Whether a's object may be another node's: a passive object (an actor's
+ * fields are its own code's), array or map, outside a pool, at a site
+ * that is not proven local. */
+static bool may_be_remote(CgFn *f, const CgAccess *a)
+{
+    if (!f->cg->opt->distributed || pooled(f, a))
+        return false;
+    if (a->owner->kind == TY_CLASS && a->owner->cls->is_active)
+        return false;
+    return cg_may_be_remote(f, a->site);
+}
+
+LLVMValueRef cg_is_remote_ref(CgFn *f, LLVMValueRef ptr)
+{
+    Cg *cg = f->cg;
+    LLVMValueRef bits = LLVMBuildPtrToInt(cg->b, ptr, cg->t_i64, "ref.bits");
+    LLVMValueRef tag = LLVMBuildAnd(cg->b, bits, LLVMConstInt(cg->t_i64, 1, 0), "ref.tag");
+    return LLVMBuildICmp(cg->b, LLVMIntNE, tag, LLVMConstInt(cg->t_i64, 0, 0), "is.remote");
+}
+
+LLVMValueRef cg_remote_ref_node(CgFn *f, LLVMValueRef ref)
+{
+    Cg *cg = f->cg;
+    /* the proxy's first word, one byte below the tagged reference */
+    LLVMValueRef off = LLVMConstInt(cg->t_i64, (unsigned long long)-1, 1);
+    LLVMValueRef addr = LLVMBuildGEP2(cg->b, cg->t_i8, ref, &off, 1, "proxy");
+    LLVMValueRef node = LLVMBuildLoad2(cg->b, cg->t_i64, addr, "ref.node");
+    cg_mark_invariant(cg, node);
+    return node;
+}
+
+char cg_travel_kind(const Type *t)
+{
+    switch (t->kind) {
+    case TY_UNIT: return 'u';
+    case TY_BOOL: return 'b';
+    case TY_INT: case TY_FLOAT: return 'i';
+    case TY_STRING: return 's';
+    case TY_POOL: return 'p';
+    default: return 'r';
+    }
+}
+
+/* The arguments of mos_remote_load and _store that say what is accessed:
+ * the reference, what (0 a field, 1 an element, 2 the length), the
+ * field's offset or the element's index, the kind of the value. */
+static void remote_target(CgFn *f, CgAccess *a, LLVMValueRef *args)
+{
+    Cg *cg = f->cg;
+    args[0] = a->base;
+    args[1] = LLVMConstInt(cg->t_i64, a->kind == CG_ACC_FIELD ? 0 : a->kind == CG_ACC_ELEM ? 1 : 2,
+                           0);
+    args[2] = a->kind == CG_ACC_FIELD ? LLVMConstInt(cg->t_i64, cg_field_offset(cg, a->field), 0)
+            : a->kind == CG_ACC_ELEM  ? a->index
+                                      : LLVMConstInt(cg->t_i64, 0, 0);
+    args[3] = LLVMConstInt(cg->t_i64, (unsigned long long)cg_travel_kind(a->type), 0);
+}
+
+static void count_remote_ref(CgFn *f, CgAccess *a, unsigned kind)
+{
+    if (a->site && cg_counts(f, a->owner))
+        cg_count_access(f, a->site, a->loc, cg_remote_ref_node(f, a->base), kind);
+}
+
+/* Begins the two paths of an access that may be remote: the null check,
+ * then a branch to *remote_bb (the bit is set) or on, in the local block.
+ * The descriptor forgets its address and node, which the local path
+ * computes anew and which must not be used beyond it. */
+static void split_remote(CgFn *f, CgAccess *a, LLVMBasicBlockRef *remote_bb,
+                         LLVMBasicBlockRef *join_bb)
+{
+    Cg *cg = f->cg;
+    if (!a->null_known && !cg->opt->no_checks)
+        cg_null_check(f, a->base, a->loc, null_message(a));
+    a->null_known = true;
+    a->addr = NULL;
+    a->remote_node = NULL;
+    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "local");
+    *remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "remote");
+    *join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "accessed");
+    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, a->base), *remote_bb, local_bb);
+    LLVMPositionBuilderAtEnd(cg->b, local_bb);
+}
+
+/* An i64 word of an ABI value (pointer, int32, int64 or double), and back. */
+static LLVMValueRef abi_word(Cg *cg, LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (t == cg->t_ptr)
+        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "word");
+    if (t == cg->t_f64)
+        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "word");
+    if (t != cg->t_i64)
+        return LLVMBuildZExt(cg->b, v, cg->t_i64, "word");
+    return v;
+}
+
+static LLVMValueRef abi_value(Cg *cg, LLVMValueRef w, LLVMTypeRef t)
+{
+    if (t == cg->t_ptr)
+        return LLVMBuildIntToPtr(cg->b, w, t, "result");
+    if (t == cg->t_f64)
+        return LLVMBuildBitCast(cg->b, w, t, "result");
+    if (t != cg->t_i64)
+        return LLVMBuildTrunc(cg->b, w, t, "result");
+    return w;
+}
+
+LLVMValueRef cg_call_rt_far(CgFn *f, bool far, CgRt fn, LLVMValueRef *args, unsigned nargs,
+                            const char *kinds, const char *name)
+{
+    if (!far)
+        return cg_call_rt(f, fn, args, nargs, name);
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "local");
+    LLVMBasicBlockRef remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "remote");
+    LLVMBasicBlockRef join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "called");
+    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, args[0]), remote_bb, local_bb);
+
+    LLVMPositionBuilderAtEnd(cg->b, local_bb);
+    LLVMValueRef here = cg_call_rt(f, fn, args, nargs, name);
+    LLVMTypeRef result_t = LLVMGetReturnType(cg->rt_type[fn]);
+    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, join_bb);
+
+    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
+    LLVMTypeRef words_t = LLVMArrayType(cg->t_i64, nargs);
+    LLVMValueRef words = cg_entry_alloca(f, words_t, "call.words");
+    for (unsigned i = 0; i < nargs; i++) {
+        LLVMValueRef idx[2] = {LLVMConstInt(cg->t_i64, 0, 0), LLVMConstInt(cg->t_i64, i, 0)};
+        LLVMBuildStore(cg->b, abi_word(cg, args[i]),
+                       LLVMBuildInBoundsGEP2(cg->b, words_t, words, idx, 2, "call.word"));
+    }
+    LLVMValueRef call_args[4] = {
+        LLVMConstInt(cg->t_i64, (unsigned long long)fn, 0),
+        cg_cstring(cg, kinds, "call.kinds"),
+        words,
+        args[nargs - 1],        /* every such call's last argument: where */
+    };
+    LLVMValueRef w = cg_call_rt(f, CG_RT_mos_remote_call, call_args, 4, "remote.result");
+    LLVMValueRef there = LLVMGetTypeKind(result_t) == LLVMVoidTypeKind
+                             ? NULL : abi_value(cg, w, result_t);
+    LLVMBasicBlockRef there_end = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, join_bb);
+
+    LLVMPositionBuilderAtEnd(cg->b, join_bb);
+    if (!there)
+        return here;
+    LLVMValueRef phi = LLVMBuildPhi(cg->b, result_t, name);
+    LLVMValueRef vals[2] = {here, there};
+    LLVMBasicBlockRef from[2] = {here_end, there_end};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
+}
+
+LLVMValueRef cg_length_far(CgFn *f, bool far, LLVMValueRef arr, const Type *t, Loc loc)
+{
+    if (!far)
+        return cg_array_length(f, arr);
+    /* no site: the length a loop or a map's size reads is not counted */
+    CgAccess a = cg_length_access(arr, t, loc, NULL, true);
+    return cg_access_load(f, &a, "len");
+}
+
+static LLVMValueRef local_load(CgFn *f, CgAccess *a, const char *name);
+static void local_store(CgFn *f, CgAccess *a, LLVMValueRef value);
+
 LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
+{
+    if (!may_be_remote(f, a))
+        return local_load(f, a, name);
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef remote_bb, join_bb;
+    split_remote(f, a, &remote_bb, &join_bb);
+    bool was_checked = a->checked;
+    LLVMValueRef here = local_load(f, a, name);
+    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, join_bb);
+    a->addr = NULL;
+    a->remote_node = NULL;
+
+    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
+    count_remote_ref(f, a, EFF_READ);
+    LLVMValueRef args[5];
+    remote_target(f, a, args);
+    args[4] = cg_where(cg, a->loc);
+    LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "remote.bits");
+    LLVMValueRef there = cg_word_to_value(f, bits, a->type);
+    LLVMBasicBlockRef there_end = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, join_bb);
+
+    LLVMPositionBuilderAtEnd(cg->b, join_bb);
+    a->checked = was_checked;   /* the local path's checks are its own */
+    LLVMValueRef phi = LLVMBuildPhi(cg->b, LLVMTypeOf(here), name);
+    LLVMValueRef vals[2] = {here, there};
+    LLVMBasicBlockRef from[2] = {here_end, there_end};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
+}
+
+void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
+{
+    if (!may_be_remote(f, a)) {
+        local_store(f, a, value);
+        return;
+    }
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef remote_bb, join_bb;
+    split_remote(f, a, &remote_bb, &join_bb);
+    bool was_checked = a->checked;
+    a->checked = false;         /* a load's checks were on its own path */
+    local_store(f, a, value);
+    LLVMBuildBr(cg->b, join_bb);
+    a->addr = NULL;
+    a->remote_node = NULL;
+
+    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
+    count_remote_ref(f, a, EFF_WRITE);
+    LLVMValueRef args[6];
+    remote_target(f, a, args);
+    args[4] = cg_value_to_word(f, value, a->type);
+    args[5] = cg_where(cg, a->loc);
+    cg_call_rt(f, CG_RT_mos_remote_store, args, 6, "");
+    LLVMBuildBr(cg->b, join_bb);
+
+    LLVMPositionBuilderAtEnd(cg->b, join_bb);
+    a->checked = was_checked;
+}
+
+static LLVMValueRef local_load(CgFn *f, CgAccess *a, const char *name)
 {
     Cg *cg = f->cg;
     cg_access_check(f, a);
@@ -213,7 +500,7 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
     return a->type->kind == TY_BOOL ? LLVMBuildTrunc(cg->b, v, cg->t_i1, name) : v;
 }
 
-void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
+static void local_store(CgFn *f, CgAccess *a, LLVMValueRef value)
 {
     Cg *cg = f->cg;
     ASSERT(a->kind != CG_ACC_LENGTH, "lengths are read-only");

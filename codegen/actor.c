@@ -114,58 +114,13 @@ static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValu
                             "place");
 }
 
-/* ---- the int64 encoding of results (mosaic_rt.h) ----------------------- */
-
-static LLVMValueRef encode(CgFn *f, LLVMValueRef v, const Type *t)
-{
-    Cg *cg = f->cg;
-    switch (t->kind) {
-    case TY_UNIT:
-        return LLVMConstInt(cg->t_i64, 0, 0);
-    case TY_INT:
-        return v;
-    case TY_FLOAT:
-        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "bits");
-    case TY_BOOL:
-        return LLVMBuildZExt(cg->b, v, cg->t_i64, "bits");
-    default:
-        ASSERT(cg_is_pointer(t), "the other results are references");
-        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "bits");
-    }
-}
-
-static LLVMValueRef decode(CgFn *f, LLVMValueRef bits, const Type *t)
-{
-    Cg *cg = f->cg;
-    switch (t->kind) {
-    case TY_UNIT:
-        return NULL;
-    case TY_INT:
-        return bits;
-    case TY_FLOAT:
-        return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "got");
-    case TY_BOOL:
-        return LLVMBuildTrunc(cg->b, bits, cg->t_i1, "got");
-    default:
-        ASSERT(cg_is_pointer(t), "the other results are references");
-        return LLVMBuildIntToPtr(cg->b, bits, cg->t_ptr, "got");
-    }
-}
-
 /* ---- how messages travel between nodes (--distributed) ------------------- */
 
-/* The letter of a slot or result of type t in mos_message_table: a word
- * copied as it is, a string (copied by value), a pool (a place), a
- * reference (sent as its node and address), nothing. */
+/* The letter of a slot or result of type t in mos_message_table: a
+ * message's slots and results are whole words, so a bool travels as one. */
 static char travel_kind(const Type *t)
 {
-    switch (t->kind) {
-    case TY_UNIT: return 'u';
-    case TY_INT: case TY_FLOAT: case TY_BOOL: return 'i';
-    case TY_STRING: return 's';
-    case TY_POOL: return 'p';
-    default: return 'r';
-    }
+    return t->kind == TY_BOOL ? 'i' : cg_travel_kind(t);
 }
 
 /* Records how the message of `run` travels: params' slots, then nplaces
@@ -252,7 +207,7 @@ static void emit_message_run(Cg *cg, CgInst *in)
         nargs += fd->params.items[i]->sym->type->kind != TY_POOL;
     LLVMValueRef r = cg_call(&f, in->type, in->fn, argv, nargs,
                              arena_printf("call.%s", fd->name.text));
-    LLVMBuildRet(cg->b, encode(&f, r, fd->result_type));
+    LLVMBuildRet(cg->b, cg_value_to_word(&f, r, fd->result_type));
     f.calls_user = false;   /* see the essay: the method checks the stack */
     cg_fn_finish(&f, ty_int);
 }
@@ -412,7 +367,7 @@ LLVMValueRef cg_get(CgFn *f, Expr *e)
     }
     LLVMValueRef args[2] = {fut, where};
     LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_future_get, args, 2, "got.bits");
-    return decode(f, bits, e->type);
+    return cg_word_to_value(f, bits, e->type);
 }
 
 void cg_emit_wait_sites(Cg *cg)

@@ -43,6 +43,14 @@ static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
     return NULL;
 }
 
+/* How a word of type t travels to another node (cg_travel_kind; a bool
+ * is a whole word here). */
+static char word_kind(const Type *t)
+{
+    char k = cg_travel_kind(t);
+    return k == 'b' ? 'i' : k;
+}
+
 /* sort(xs): the runtime's sort for the element type. */
 static LLVMValueRef sort(CgFn *f, Expr *e)
 {
@@ -52,7 +60,7 @@ static LLVMValueRef sort(CgFn *f, Expr *e)
     CgRt rt = xs->type->elem->kind == TY_INT     ? CG_RT_mos_sort_int
               : xs->type->elem->kind == TY_FLOAT ? CG_RT_mos_sort_float
                                                  : CG_RT_mos_sort_string;
-    cg_call_rt(f, rt, v, 2, "");
+    cg_call_rt_far(f, cg_may_be_remote(f, NULL), rt, v, 2, "rw>u", "");
     return NULL;
 }
 
@@ -189,7 +197,10 @@ static LLVMValueRef by_table(CgFn *f, int bi, Expr *receiver, ExprVec *args, Loc
     if (lowering[bi].kind == LOWER_RTW)
         v[n++] = cg_where(cg, loc);
     char result = *tc_builtin_result(tc_builtins[bi].sig);
-    LLVMValueRef r = cg_call_rt(f, lowering[bi].rt, v, n, result == 'u' ? "" : tc_builtins[bi].name);
+    /* join(xs, sep) reads an array that may be another node's */
+    LLVMValueRef r = cg_call_rt_far(f, bi == BI_JOIN && cg_may_be_remote(f, NULL),
+                                    lowering[bi].rt, v, n, "rsw>s",
+                                    result == 'u' ? "" : tc_builtins[bi].name);
     if (result == 'b')
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
     return result == 'u' ? NULL : r;
@@ -207,15 +218,17 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     LLVMValueRef arr = cg_expr(f, xs);
     cg_count_method(f, e, arr, xs, eff_builtin_kinds(tc_builtins[e->u.method_call.builtin].effect));
     LLVMValueRef where = cg_where(cg, e->loc);
+    bool far = cg_may_be_remote(f, e);
+    char k = word_kind(elem);
     switch ((BuiltinId)e->u.method_call.builtin) {
     case AM_SLICE: {
         LLVMValueRef a = cg_expr(f, args->items[0]), b = cg_expr(f, args->items[1]);
         LLVMValueRef v[4] = {arr, a, b, where};
-        return cg_call_rt(f, CG_RT_mos_array_slice, v, 4, "slice");
+        return cg_call_rt_far(f, far, CG_RT_mos_array_slice, v, 4, "riiw>a", "slice");
     }
     case AM_REVERSE: {
         LLVMValueRef v[2] = {arr, where};
-        cg_call_rt(f, CG_RT_mos_array_reverse, v, 2, "");
+        cg_call_rt_far(f, far, CG_RT_mos_array_reverse, v, 2, "rw>u", "");
         return NULL;
     }
     case AM_INDEX_OF:
@@ -230,34 +243,39 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
         else if (rt == CG_RT_mos_array_index_of_word && elem->kind != TY_INT)
             x = LLVMBuildPtrToInt(cg->b, x, cg->t_i64, "");   /* by identity */
         LLVMValueRef v[3] = {arr, x, where};
-        LLVMValueRef i = cg_call_rt(f, rt, v, 3, "index");
+        const char *kinds = elem->kind == TY_FLOAT ? "rdw>i" : elem->kind == TY_BOOL ? "rbw>i"
+                          : arena_printf("r%cw>i", k);
+        LLVMValueRef i = cg_call_rt_far(f, far, rt, v, 3, kinds, "index");
         if (e->u.method_call.builtin == AM_INDEX_OF)
             return i;
         return LLVMBuildICmp(cg->b, LLVMIntSGE, i, LLVMConstInt(cg->t_i64, 0, 0), "found");
     }
     case AM_PUSH: {
         LLVMValueRef v[3] = {arr, cg_to_word(cg, cg_expr(f, args->items[0]), elem), where};
-        cg_call_rt(f, CG_RT_mos_array_push, v, 3, "");
+        cg_call_rt_far(f, far, CG_RT_mos_array_push, v, 3, arena_printf("r%cw>u", k), "");
         return NULL;
     }
     case AM_POP: {
         LLVMValueRef v[2] = {arr, where};
-        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_array_pop, v, 2, ""), elem, "popped");
+        return cg_from_word(cg, cg_call_rt_far(f, far, CG_RT_mos_array_pop, v, 2,
+                                               arena_printf("rw>%c", k), ""),
+                            elem, "popped");
     }
     case AM_INSERT: {
         LLVMValueRef i = cg_expr(f, args->items[0]);
         LLVMValueRef v[4] = {arr, i, cg_to_word(cg, cg_expr(f, args->items[1]), elem), where};
-        cg_call_rt(f, CG_RT_mos_array_insert, v, 4, "");
+        cg_call_rt_far(f, far, CG_RT_mos_array_insert, v, 4, arena_printf("ri%cw>u", k), "");
         return NULL;
     }
     case AM_REMOVE: {
         LLVMValueRef v[3] = {arr, cg_expr(f, args->items[0]), where};
-        return cg_from_word(cg, cg_call_rt(f, CG_RT_mos_array_remove, v, 3, ""), elem,
-                            "removed");
+        return cg_from_word(cg, cg_call_rt_far(f, far, CG_RT_mos_array_remove, v, 3,
+                                               arena_printf("riw>%c", k), ""),
+                            elem, "removed");
     }
     case AM_CLEAR: {
         LLVMValueRef v[2] = {arr, where};
-        cg_call_rt(f, CG_RT_mos_array_clear, v, 2, "");
+        cg_call_rt_far(f, far, CG_RT_mos_array_clear, v, 2, "rw>u", "");
         return NULL;
     }
     default:

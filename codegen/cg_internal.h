@@ -244,6 +244,38 @@ typedef struct CgAccess {
     LLVMValueRef remote_node;   /* --count-remote: where base lives */
 } CgAccess;
 
+/* The runtime's int64 encoding of a value of type t (int as is, float's
+ * bits, bool 0/1, references' addresses, unit 0), and back: message
+ * results, futures, remote loads and stores. */
+LLVMValueRef cg_value_to_word(CgFn *f, LLVMValueRef v, const Type *t);
+LLVMValueRef cg_word_to_value(CgFn *f, LLVMValueRef bits, const Type *t);
+
+/* --distributed (access.c): whether the access, allocation or call at
+ * effect site `site` (NULL: unknown) may involve another node's object;
+ * the test of a reference's remote bit; the node a remote reference
+ * names; the letter that says how a value of type t travels ('i' a word,
+ * 'b' a byte, 's' a string, 'r' a reference, 'p' a pool, 'u' nothing). */
+bool cg_may_be_remote(CgFn *f, const void *site);
+/* Whether every object must know its places and every allocation its
+ * node: --count-remote counts by them, --distributed allocates there. */
+static inline bool cg_knows_places(const Cg *cg)
+{
+    return cg->opt->count_remote || cg->opt->distributed;
+}
+LLVMValueRef cg_is_remote_ref(CgFn *f, LLVMValueRef ptr);
+/* The node of place `at` at run time: a pool's node for a pool. */
+LLVMValueRef cg_node_of_place(CgFn *f, Place *at);
+LLVMValueRef cg_remote_ref_node(CgFn *f, LLVMValueRef ref);
+char cg_travel_kind(const Type *t);
+/* A call of runtime function fn whose first argument is an array or map
+ * and whose last is `where`: when `far` (the site may be remote), the
+ * call is made on the node of a remote first argument (mos_remote_call),
+ * `kinds` saying how each argument and the result travel ("rsw>s"). */
+LLVMValueRef cg_call_rt_far(CgFn *f, bool far, CgRt fn, LLVMValueRef *args, unsigned nargs,
+                            const char *kinds, const char *name);
+/* An array's (or map's) length now, read through its node when `far`. */
+LLVMValueRef cg_length_far(CgFn *f, bool far, LLVMValueRef arr, const Type *t, Loc loc);
+
 /* ---- emit.c ------------------------------------------------------------ */
 
 bool cg_make_target(Cg *cg);

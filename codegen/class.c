@@ -178,6 +178,32 @@ void cg_init_fields(CgFn *f, ClassDecl *cls)
     }
 }
 
+/* --distributed: the object is made on its home's node, which may be
+ * another process's, with its places (the constructor's first
+ * parameters) stored there (mos_object_new_at); the rest of the
+ * constructor then stores through references like any other code. */
+static LLVMValueRef distributed_alloc(CgFn *f, CgClass *c, LLVMValueRef fn)
+{
+    Cg *cg = f->cg;
+    ASSERT(c->nplaces >= 1, "under --distributed every class stores its places");
+    LLVMTypeRef places_t = LLVMArrayType(cg->t_i64, c->nplaces);
+    LLVMValueRef places = cg_entry_alloca(f, places_t, "places");
+    for (unsigned j = 0; j < c->nplaces; j++) {
+        LLVMValueRef idx[2] = {LLVMConstInt(cg->t_i64, 0, 0), LLVMConstInt(cg->t_i64, j, 0)};
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(cg->b, places_t, places, idx, 2, "place.slot");
+        LLVMBuildStore(cg->b, LLVMGetParam(fn, j), slot);
+    }
+    LLVMValueRef args[6] = {
+        LLVMConstInt(cg->t_i64, c->size, 0),
+        LLVMGetParam(fn, 0),                                    /* its home's node */
+        LLVMConstInt(cg->t_i32, c->has_pointers, 0),
+        LLVMConstInt(cg->t_i64, LLVMOffsetOfElement(cg->td, c->type, c->place_base), 0),
+        LLVMConstInt(cg->t_i64, c->nplaces, 0),
+        places,
+    };
+    return cg_call_rt(f, CG_RT_mos_object_new_at, args, 6, "this");
+}
+
 void cg_emit_constructor(Cg *cg, CgInst *in)
 {
     ClassDecl *cls = in->cls;
@@ -196,6 +222,8 @@ void cg_emit_constructor(Cg *cg, CgInst *in)
         /* into the pool: a reference to its next object (pool.c) */
         f.home = LLVMGetParam(in->fn, 0);
         f.this_val = cg_pool_alloc(&f, f.home, cls->loc);
+    } else if (cg->opt->distributed) {
+        f.this_val = distributed_alloc(&f, c, in->fn);
     } else {
         LLVMValueRef size = LLVMConstInt(cg->t_i64, c->size, 0);
         if (c->has_pointers) {

@@ -658,12 +658,27 @@ static LLVMValueRef new_array(CgFn *f, const Type *t, LLVMValueRef len, Loc loc)
     };
     if (cg->opt->count_remote) {
         /* its node: an array allocated at a pool's place is on its node */
-        Place *at = ty_home(t);
-        args[4] = f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
-                                                      : cg_place_value(f, at);
+        args[4] = cg_node_of_place(f, ty_home(t));
         return known_header(f, cg_call_rt(f, CG_RT_mos_array_new_at, args, 5, "array"), len);
     }
     return known_header(f, cg_call_rt(f, CG_RT_mos_array_new, args, 4, "array"), len);
+}
+
+/* --distributed: a new array or map whose place may be another node's is
+ * built here, as always, and then moved there (mos_place_at), before
+ * anything else can know it. */
+static LLVMValueRef placed(CgFn *f, Expr *e, LLVMValueRef obj, bool is_map)
+{
+    Cg *cg = f->cg;
+    if (!cg_may_be_remote(f, e))
+        return obj;
+    LLVMValueRef args[4] = {
+        obj,
+        cg_node_of_place(f, ty_home(e->type)),
+        LLVMConstInt(cg->t_i32, is_map, 0),
+        cg_where(cg, e->loc),
+    };
+    return cg_call_rt(f, CG_RT_mos_place_at, args, 4, is_map ? "map" : "array");
 }
 
 /* [e, e, ...]: allocate, then store each element as it is evaluated. */
@@ -761,13 +776,13 @@ static LLVMValueRef expr(CgFn *f, Expr *e)
     case EX_NEW_ARRAY: {
         LLVMValueRef len = cg_expr(f, e->u.new_array.length);
         cg_debug_loc(f, e->loc);
-        return new_array(f, e->type, len, e->loc);
+        return placed(f, e, new_array(f, e->type, len, e->loc), false);
     }
     case EX_ARRAY_LIT:
-        return array_literal(f, e);
+        return placed(f, e, array_literal(f, e), false);
     case EX_NEW_MAP:
     case EX_MAP_LIT:
-        return cg_new_map(f, e);
+        return placed(f, e, cg_new_map(f, e), true);
     case EX_SEND:
         return cg_send(f, e, true);
     case EX_GET:

@@ -42,11 +42,9 @@ static int key_kind(const Type *key)
 static LLVMValueRef new_map(CgFn *f, const Type *t, Loc loc)
 {
     Cg *cg = f->cg;
-    Place *at = ty_home(t);
     LLVMValueRef node = LLVMConstInt(cg->t_i64, 0, 0);
     if (cg->opt->count_remote)
-        node = f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
-                                                   : cg_place_value(f, at);
+        node = cg_node_of_place(f, ty_home(t));
     LLVMValueRef args[5] = {
         LLVMConstInt(cg->t_i32, (unsigned long long)key_kind(t->key), 0),
         LLVMConstInt(cg->t_i32, (unsigned long long)cg_elem_kind(t->elem), 0),
@@ -186,6 +184,30 @@ typedef struct RtLookup {
     unsigned nargs;
 } RtLookup;
 
+/* --distributed: how the arguments and result of map entry `which` on a
+ * map of type t travel to the map's node (cg_call_rt_far). */
+static const char *travel(CgRt which, const Type *t)
+{
+    char k = cg_travel_kind(t->key), v = cg_travel_kind(t->elem);
+    k = k == 'b' ? 'i' : k;
+    v = v == 'b' ? 'i' : v;
+    switch (which) {
+    case CG_RT_mos_map_get: return arena_printf("r%cw>%c", k, v);
+    case CG_RT_mos_map_get_or: return arena_printf("r%c%cw>%c", k, v, v);
+    case CG_RT_mos_map_has: case CG_RT_mos_map_remove: return arena_printf("r%cw>b", k);
+    case CG_RT_mos_map_set: return arena_printf("r%c%cw>u", k, v);
+    case CG_RT_mos_map_keys: return "rw>a";
+    case CG_RT_mos_map_values: return "rw>a";
+    default: return "rw>u";
+    }
+}
+
+static LLVMValueRef far_call(CgFn *f, bool far, CgRt which, const Type *t, LLVMValueRef *args,
+                             unsigned nargs, const char *name)
+{
+    return cg_call_rt_far(f, far, which, args, nargs, far ? travel(which, t) : NULL, name);
+}
+
 static LLVMValueRef rt_lookup(CgFn *f, const RtLookup *l)
 {
     LLVMValueRef r = cg_call_rt(f, l->which, (LLVMValueRef *)l->args, l->nargs, "map.slow");
@@ -249,8 +271,13 @@ static LLVMValueRef probe_int_key(CgFn *f, const RtLookup *l, bool value, LLVMVa
 /* A lookup (mos_map_get, _get_or or _has in l): its first probe in line
  * for an int or bool key, the runtime call alone for a string. */
 static LLVMValueRef lookup_word(CgFn *f, const Type *t, const RtLookup *l, bool value,
-                                LLVMValueRef if_absent)
+                                LLVMValueRef if_absent, bool far)
 {
+    if (far) {      /* the map may be another node's: no probe in line */
+        LLVMValueRef r = far_call(f, true, l->which, t, (LLVMValueRef *)l->args, l->nargs,
+                                  "map.far");
+        return LLVMTypeOf(r) != f->cg->t_i64 ? LLVMBuildZExt(f->cg->b, r, f->cg->t_i64, "") : r;
+    }
     return t->key->kind != TY_STRING ? probe_int_key(f, l, value, if_absent) : rt_lookup(f, l);
 }
 
@@ -323,22 +350,23 @@ static void set_int_key(CgFn *f, LLVMValueRef args[4])
 
 /* m[k] = v; in line for an int or bool key (set_int_key) when `in_line`. */
 static void set(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, LLVMValueRef value,
-                Loc loc, bool in_line)
+                Loc loc, bool in_line, bool far)
 {
     Cg *cg = f->cg;
     LLVMValueRef args[4] = {m, cg_to_word(cg, key, t->key), cg_to_word(cg, value, t->elem),
                             cg_where(cg, loc)};
-    if (in_line && t->key->kind != TY_STRING)
+    if (in_line && !far && t->key->kind != TY_STRING)
         set_int_key(f, args);
     else
-        cg_call_rt(f, CG_RT_mos_map_set, args, 4, "");
+        far_call(f, far, CG_RT_mos_map_set, t, args, 4, "");
 }
 
-static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, Loc loc)
+static LLVMValueRef get(CgFn *f, LLVMValueRef m, const Type *t, LLVMValueRef key, Loc loc,
+                        bool far)
 {
     Cg *cg = f->cg;
     RtLookup l = {CG_RT_mos_map_get, {m, cg_to_word(cg, key, t->key), cg_where(cg, loc)}, 3};
-    return cg_from_word(cg, lookup_word(f, t, &l, true, NULL), t->elem, "value");
+    return cg_from_word(cg, lookup_word(f, t, &l, true, NULL, far), t->elem, "value");
 }
 
 /* m.remove(k) of an int or bool key (args: mos_map_remove's), in line
@@ -409,7 +437,7 @@ LLVMValueRef cg_new_map(CgFn *f, Expr *e)
     for (size_t i = 0; i < e->u.map_lit.keys.len; i++) {
         LLVMValueRef k = cg_expr(f, e->u.map_lit.keys.items[i]);
         LLVMValueRef v = cg_expr(f, e->u.map_lit.values.items[i]);
-        set(f, m, e->type, k, v, e->loc, false);   /* part of the allocation: not counted */
+        set(f, m, e->type, k, v, e->loc, false, false);  /* the allocation's: here, not counted */
     }
     return m;
 }
@@ -421,7 +449,7 @@ LLVMValueRef cg_map_index(CgFn *f, Expr *e)
     LLVMValueRef k = cg_expr(f, e->u.index.index);
     cg_debug_loc(f, e->loc);
     touch(f, m, mx, e->loc, e, EFF_READ);
-    return get(f, m, mx->type, k, e->loc);
+    return get(f, m, mx->type, k, e->loc, cg_may_be_remote(f, e));
 }
 
 /* An operand whose evaluation cannot touch any map: a literal or a local. */
@@ -508,7 +536,8 @@ static void update_cell(CgFn *f, const Stmt *s, const Expr *get_call)
 
 void cg_map_assign(CgFn *f, Stmt *s)
 {
-    if (numeric(s->u.assign.target->u.index.object->type->elem)) {
+    bool far = cg_may_be_remote(f, s->u.assign.target);
+    if (!far && numeric(s->u.assign.target->u.index.object->type->elem)) {
         const Expr *get_call = counting_get(f, s);
         if (get_call || (s->u.assign.compound && inert(s->u.assign.value) &&
                          !cg_counts(f, s->u.assign.target->u.index.object->type))) {
@@ -523,7 +552,7 @@ void cg_map_assign(CgFn *f, Stmt *s)
     LLVMValueRef v;
     if (s->u.assign.compound) {
         touch(f, m, mx, t->loc, t, EFF_READ | EFF_WRITE);
-        LLVMValueRef old = get(f, m, mx->type, k, t->loc);
+        LLVMValueRef old = get(f, m, mx->type, k, t->loc, far);
         LLVMValueRef r = cg_expr(f, value);
         cg_debug_loc(f, s->loc);
         v = cg_arith(f, s->u.assign.op, mx->type->elem, value->type, old, r, s->loc);
@@ -532,14 +561,15 @@ void cg_map_assign(CgFn *f, Stmt *s)
         cg_debug_loc(f, s->loc);
         touch(f, m, mx, t->loc, t, EFF_WRITE);
     }
-    set(f, m, mx->type, k, v, t->loc, true);
+    set(f, m, mx->type, k, v, t->loc, true, far);
 }
 
 LLVMValueRef cg_map_size(CgFn *f, Expr *e, LLVMValueRef m)
 {
     Expr *mx = e->u.field.object;
     touch(f, m, mx, e->u.field.field.loc, e, EFF_READ);
-    return cg_array_length(f, m);   /* the first word, as an array's length */
+    /* the first word, as an array's length */
+    return cg_length_far(f, cg_may_be_remote(f, e), m, mx->type, e->u.field.field.loc);
 }
 
 /* m.name(args) for a map method of builtins.def. */
@@ -560,28 +590,30 @@ LLVMValueRef cg_map_method(CgFn *f, Expr *e)
     v[n++] = cg_where(cg, e->loc);
     cg_debug_loc(f, e->loc);
     touch(f, m, mx, e->loc, e, eff_builtin_kinds(tc_builtins[bi].effect));
+    bool far = cg_may_be_remote(f, e);
     switch (bi) {
     case MM_GET: {
         RtLookup l = {CG_RT_mos_map_get_or, {v[0], v[1], v[2], v[3]}, n};
-        return cg_from_word(cg, lookup_word(f, t, &l, true, v[2]), t->elem, "value");
+        return cg_from_word(cg, lookup_word(f, t, &l, true, v[2], far), t->elem, "value");
     }
     case MM_HAS: {
         LLVMValueRef zero = LLVMConstInt(cg->t_i64, 0, 0);
         RtLookup l = {CG_RT_mos_map_has, {v[0], v[1], v[2]}, n};
-        return LLVMBuildICmp(cg->b, LLVMIntNE, lookup_word(f, t, &l, false, zero), zero, "has");
+        return LLVMBuildICmp(cg->b, LLVMIntNE, lookup_word(f, t, &l, false, zero, far), zero,
+                             "has");
     }
     case MM_REMOVE: {
-        if (t->key->kind != TY_STRING)
+        if (t->key->kind != TY_STRING && !far)
             return remove_int_key(f, v);
-        LLVMValueRef r = cg_call_rt(f, CG_RT_mos_map_remove, v, n, "removed");
+        LLVMValueRef r = far_call(f, far, CG_RT_mos_map_remove, t, v, n, "removed");
         return LLVMBuildICmp(cg->b, LLVMIntNE, r, LLVMConstInt(cg->t_i32, 0, 0), "");
     }
     case MM_KEYS:
-        return cg_call_rt(f, CG_RT_mos_map_keys, v, n, "keys");
+        return far_call(f, far, CG_RT_mos_map_keys, t, v, n, "keys");
     case MM_VALUES:
-        return cg_call_rt(f, CG_RT_mos_map_values, v, n, "values");
+        return far_call(f, far, CG_RT_mos_map_values, t, v, n, "values");
     case MM_CLEAR:
-        cg_call_rt(f, CG_RT_mos_map_clear, v, n, "");
+        far_call(f, far, CG_RT_mos_map_clear, t, v, n, "");
         return NULL;
     default:
         break;

@@ -46,6 +46,12 @@
 
 /* ---- values ---------------------------------------------------------------- */
 
+LLVMValueRef cg_node_of_place(CgFn *f, Place *at)
+{
+    return f->inst && cg_shape_of(f->inst, at) ? cg_pool_node(f, cg_place_value(f, at))
+                                               : cg_place_value(f, at);
+}
+
 LLVMValueRef cg_here_value(CgFn *f)
 {
     return cg_call_rt(f, CG_RT_mos_node_id, NULL, 0, "here");

@@ -201,7 +201,7 @@ static void reach_new(Reach *r, Expr *e)
         cg_callee_inst(r->cg, r->in, k->init, k, s);
     for (uint32_t i = 0; i < e->type->nplaces; i++) {
         Place *p = e->type->places[i];
-        if (k->is_active || r->cg->opt->count_remote || (i == 0 && ctor->pooled_this))
+        if (k->is_active || cg_knows_places(r->cg) || (i == 0 && ctor->pooled_this))
             need(r->in, p);
         else if (!ctor->pooled_this)
             cond(r, ctor, NULL, 0, p);
@@ -259,7 +259,9 @@ static bool reach_expr(AstWalk *w, Expr *e)
         return true;
     case EX_NEW_ARRAY:
     case EX_ARRAY_LIT:
-        if (cg->opt->count_remote)
+    case EX_NEW_MAP:
+    case EX_MAP_LIT:
+        if (cg_knows_places(cg))
             need(r->in, ty_home(e->type));
         return true;
     default:
@@ -307,7 +309,7 @@ bool cg_needs_place_arg(const CgInst *in, int ctx_index)
 
 bool cg_stores_places(Cg *cg, ClassDecl *cls)
 {
-    if (cls->is_active || cg->opt->count_remote)
+    if (cls->is_active || cg_knows_places(cg))
         return true;
     CgInstList *lists[cls->methods.len + 1];
     size_t nl = 0;

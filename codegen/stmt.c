@@ -341,10 +341,12 @@ static void emit_indexed_loop(CgFn *f, Stmt *s, LLVMValueRef limit, LLVMValueRef
     start_block(f, cond_bb);
     LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->t_i64, index, "index");
     LLVMValueRef more = LLVMBuildICmp(cg->b, LLVMIntSLT, i, limit, "for.more");
-    if (live)
-        more = LLVMBuildAnd(cg->b, more,
-                            LLVMBuildICmp(cg->b, LLVMIntSLT, i, cg_array_length(f, live), ""),
+    if (live) {
+        Expr *it = s->u.for_in.iterable;
+        LLVMValueRef len = cg_length_far(f, cg_may_be_remote(f, s), live, it->type, it->loc);
+        more = LLVMBuildAnd(cg->b, more, LLVMBuildICmp(cg->b, LLVMIntSLT, i, len, ""),
                             "for.more");
+    }
     LLVMBuildCondBr(cg->b, more, body_bb, end_bb);
 
     start_block(f, body_bb);
@@ -410,7 +412,9 @@ static LLVMValueRef set_map_key(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
         cg_count_access(f, s, s->u.for_in.iterable->loc, ml->node, EFF_READ);
     LLVMValueRef args[3] = {ml->map, cg_to_word(cg, k, key),
                             cg_where(cg, s->u.for_in.iterable->loc)};
-    LLVMValueRef has = cg_call_rt(f, CG_RT_mos_map_has, args, 3, "present");
+    char kk = cg_travel_kind(key);
+    LLVMValueRef has = cg_call_rt_far(f, cg_may_be_remote(f, s), CG_RT_mos_map_has, args, 3,
+                                      arena_printf("r%cw>b", kk == 'b' ? 'i' : kk), "present");
     return LLVMBuildICmp(cg->b, LLVMIntEQ, has, LLVMConstInt(cg->t_i32, 0, 0), "removed");
 }
 
@@ -427,7 +431,10 @@ static void emit_for_map(CgFn *f, Stmt *s)
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, m, iterable->loc, "null dereference: iterating over a null map");
     LLVMValueRef args[2] = {m, cg_where(cg, iterable->loc)};
-    MapLoop ml = {m, cg_call_rt(f, CG_RT_mos_map_keys, args, 2, "keys"), NULL, iterable->type};
+    /* the keys come here, whichever node the map is on */
+    MapLoop ml = {m, cg_call_rt_far(f, cg_may_be_remote(f, s), CG_RT_mos_map_keys, args, 2,
+                                    "rw>a", "keys"),
+                  NULL, iterable->type};
     if (cg_counts(f, iterable->type))
         ml.node = cg_remote_node(f, m, iterable->type);
     emit_indexed_loop(f, s, cg_array_length(f, ml.keys), NULL, set_map_key, &ml);
@@ -514,7 +521,8 @@ static void emit_for_in(CgFn *f, Stmt *s)
     LLVMBuildStore(cg->b, arr, cg_slot(f, s->u.for_in.iter_sym));
     if (!cg_known_nonnull(iterable))
         cg_null_check(f, arr, iterable->loc, "null dereference: iterating over a null array");
-    LLVMValueRef len = cg_array_length(f, arr);
+    LLVMValueRef len = cg_length_far(f, cg_may_be_remote(f, s), arr, iterable->type,
+                                     iterable->loc);
     CgAccess a = cg_elem_access(arr, iterable->type, NULL, iterable->loc, s, true, true);
     /* --count-remote: where the array lives, found once */
     if (cg_counts(f, iterable->type))

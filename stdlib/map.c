@@ -840,6 +840,13 @@ static MosArray *column(MosMap *m, bool keys, const char *where)
     return xs;
 }
 
+void rt_map_kinds(const MosMap *m, int32_t *key_kind, int32_t *value_kind, int32_t *value_size)
+{
+    *key_kind = m->key_kind;
+    *value_kind = m->value_kind;
+    *value_size = m->value_size;
+}
+
 MosArray *mos_map_keys(MosMap *m, const char *where)
 {
     return column(m, true, where);

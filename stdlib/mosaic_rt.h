@@ -364,4 +364,29 @@ void mos_runtime_error(const char *where, const char *message);
  * bytes); returns the length.  Exposed for the unit tests. */
 int rt_format_float(double v, char *buf);
 
+/* ---- Distributed programs (--distributed, LANGUAGE.md §10) ----------------
+ *
+ * Defined by libmosaicrt-mpi.a only (transport_mpi.c); generated code
+ * calls them only where an access may touch another node's object, after
+ * testing the reference's remote bit (stdlib/transport.h).  `what` is 0 a
+ * field (at byte `offset`), 1 an element (at `index`), 2 an array's
+ * length; `kind` a letter: 'i' a word, 'b' a byte, 's' a string, 'r' a
+ * reference.  Values are words in the int64 encoding of results. */
+int64_t mos_remote_load(void *ref, int64_t what, int64_t offset, int64_t kind,
+                        const char *where);
+void mos_remote_store(void *ref, int64_t what, int64_t offset, int64_t kind, int64_t value,
+                      const char *where);
+/* A zeroed object of `bytes` on `node` (scanned: it may hold pointers),
+ * its nplaces place values stored from `places_offset`: a local pointer,
+ * or a reference when node is another process's. */
+void *mos_object_new_at(int64_t bytes, int64_t node, int32_t scanned, int64_t places_offset,
+                        int64_t nplaces, const int64_t *places);
+/* A new array (map: 1) built here, moved to `node` when that is another
+ * process's: its contents are copied there and the reference returned. */
+void *mos_place_at(void *obj, int64_t node, int32_t is_map, const char *where);
+/* Runtime function `fn` (its CgRt number, the order of abi.def) called on
+ * the node of words[0], a reference, with the words as its arguments;
+ * kinds has one letter per word, then '>' and the result's. */
+int64_t mos_remote_call(int64_t fn, const char *kinds, const int64_t *words, const char *where);
+
 #endif

@@ -18,6 +18,13 @@
  * (from, to) pair with a count, one line per source line with a count —
  * marked "(not predicted)" when a site counted there was not predicted
  * remote by the static effects, which would be a compiler bug.
+ *
+ * A distributed program (LANGUAGE.md §10) counts in each process, and also
+ * the messages and bytes each sends to each other node (the transport
+ * calls rt_remote_count_message).  As it ends, the transport sums every
+ * process's counters into node 0's (rt_remote_counters: all of them are
+ * one array of words), and only node 0 writes the report, which then has
+ * one `sent from node A to node B` line per pair that exchanged messages.
  */
 #include "rt_internal.h"
 #include "rt_actors.h"
@@ -36,8 +43,12 @@ extern const MosRemoteTable mos_remote_table __attribute__((weak));
 int rt_remote_enabled;
 
 static const MosRemoteTable *table;
+static _Atomic uint64_t *counters;      /* the three below, in one block */
+static size_t ncounters;
 static _Atomic uint64_t *site_counts;   /* [site][0 read, 1 write] */
 static _Atomic uint64_t *pair_counts;   /* [from][to][0 read, 1 write] */
+static _Atomic uint64_t *message_counts;    /* [from][to][0 messages, 1 bytes] */
+static int report_elsewhere;            /* another process writes the report */
 static int64_t nnodes;
 static atomic_flag reported = ATOMIC_FLAG_INIT;
 /* The report's memory, taken at start-up: the report may be written from
@@ -66,13 +77,18 @@ void rt_remote_start(void)
     table = &mos_remote_table;
     nnodes = rt_topology()->nodes;
     size_t nsites = table->nsites > 0 ? (size_t)table->nsites : 1;
-    site_counts = calloc(nsites * 2, sizeof *site_counts);
-    pair_counts = calloc((size_t)(nnodes * nnodes * 2), sizeof *pair_counts);
+    size_t npairs = (size_t)(nnodes * nnodes);
+    ncounters = nsites * 2 + npairs * 4;
+    counters = calloc(ncounters, sizeof *counters);
+    site_counts = counters;
+    pair_counts = counters ? counters + nsites * 2 : NULL;
+    message_counts = counters ? pair_counts + npairs * 2 : NULL;
     lines = calloc(nsites, sizeof(struct LineCount));
-    /* a line per pair and per site, each well under 96 bytes besides the path */
-    report_cap = (nsites + (size_t)(nnodes * nnodes) + 1) * (96 + strlen(table->file));
+    /* two lines per pair and one per site, each well under 96 bytes besides
+     * the path */
+    report_cap = (nsites + 2 * npairs + 1) * (96 + strlen(table->file));
     report_buf = malloc(report_cap);
-    if (!site_counts || !pair_counts || !lines || !report_buf)
+    if (!counters || !lines || !report_buf)
         rt_panicf(RT_NOWHERE, "out of memory: cannot count remote accesses");
     /* arrays start MOS_ARRAY_NODE_PREFIX bytes into their blocks */
     GC_register_displacement(MOS_ARRAY_NODE_PREFIX);
@@ -91,6 +107,27 @@ void mos_cr_access(int64_t node, int64_t site, int32_t write)
     atomic_fetch_add_explicit(&site_counts[site * 2 + w], 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&pair_counts[(here * nnodes + node) * 2 + w], 1,
                               memory_order_relaxed);
+}
+
+void rt_remote_count_message(int64_t from, int64_t to, uint64_t bytes)
+{
+    if (!message_counts || from < 0 || from >= nnodes || to < 0 || to >= nnodes)
+        return;
+    atomic_fetch_add_explicit(&message_counts[(from * nnodes + to) * 2], 1,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&message_counts[(from * nnodes + to) * 2 + 1], bytes,
+                              memory_order_relaxed);
+}
+
+uint64_t *rt_remote_counters(size_t *n)
+{
+    *n = ncounters;
+    return (uint64_t *)counters;
+}
+
+void rt_remote_report_elsewhere(void)
+{
+    report_elsewhere = 1;
 }
 
 /* ---- the report ------------------------------------------------------------- */
@@ -128,7 +165,7 @@ static uint64_t count(_Atomic uint64_t *c)
 
 void rt_remote_report(void)
 {
-    if (!site_counts || atomic_flag_test_and_set(&reported))
+    if (!site_counts || report_elsewhere || atomic_flag_test_and_set(&reported))
         return;
     Out o = {report_buf, 0, report_cap};
     uint64_t reads = 0, writes = 0;
@@ -146,6 +183,15 @@ void rt_remote_report(void)
                 out_printf(&o, "  from node %lld to node %lld: %llu reads, %llu writes\n",
                            (long long)from, (long long)to, (unsigned long long)r,
                            (unsigned long long)w);
+        }
+    for (int64_t from = 0; from < nnodes; from++)
+        for (int64_t to = 0; to < nnodes; to++) {
+            uint64_t m = count(&message_counts[(from * nnodes + to) * 2]);
+            uint64_t b = count(&message_counts[(from * nnodes + to) * 2 + 1]);
+            if (m)
+                out_printf(&o, "  sent from node %lld to node %lld: %llu messages, %llu bytes\n",
+                           (long long)from, (long long)to, (unsigned long long)m,
+                           (unsigned long long)b);
         }
     size_t nlines = 0;
     for (int64_t s = 0; s < table->nsites; s++) {

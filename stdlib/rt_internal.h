@@ -94,6 +94,14 @@ extern int rt_remote_enabled;
 void rt_remote_start(void);
 /* Writes the report to stderr; safe to call from the fault handler. */
 void rt_remote_report(void);
+/* A distributed program's (remote.c): a packet of `bytes` sent from node
+ * `from` to `to`; every counter as one array of words, which the
+ * transport sums into node 0's as the program ends (NULL without
+ * --count-remote); and, in every other process, that its report is node
+ * 0's to write. */
+void rt_remote_count_message(int64_t from, int64_t to, uint64_t bytes);
+uint64_t *rt_remote_counters(size_t *n);
+void rt_remote_report_elsewhere(void);
 
 /* --- strings (string.c) --- */
 
@@ -131,6 +139,8 @@ static inline void rt_copy_bytes(char *dst, const char *src, size_t n)
 
 /* A new GC string holding a copy of bytes[0..length), NUL-terminated. */
 MosString *rt_string_new(const char *bytes, int64_t length);
+/* The kinds of a map's keys and values (map.c), to copy it elsewhere. */
+void rt_map_kinds(const MosMap *m, int32_t *key_kind, int32_t *value_kind, int32_t *value_size);
 /* A new GC string of `length` bytes for the caller to fill before anyone
  * else sees it (the shared "" when length is 0). */
 MosString *rt_string_alloc(int64_t length);

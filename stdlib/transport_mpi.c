@@ -25,6 +25,11 @@
  *   SUB      "send me the value of this future of yours", from a rank that
  *            does `get` on a future it was given as a value
  *   CREATE   "make an actor of N bytes", answered by CREATED, its address
+ *   LOAD, STORE  a field, an element or a length of a local object, read
+ *            or written for another rank; ALLOC, a passive object made
+ *            here for another rank; PLACE, an array or map another rank
+ *            built, to be made here; CALL, a method of a local array or
+ *            map run for another rank: each answered by DONE
  *   FLUSH    "tell me how many of my packets you have handled", answered
  *            by ACK (the causal barrier below)
  *   TOKEN    the termination detector's token
@@ -99,9 +104,10 @@
 
 enum {
     PK_MSG = 1, PK_REPLY, PK_SUB, PK_CREATE, PK_CREATED,    /* basic */
+    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE,
     PK_FLUSH, PK_ACK, PK_TOKEN, PK_END, PK_DEADLOCK,         /* control */
 };
-#define PK_BASIC(t) ((t) <= PK_CREATED)
+#define PK_BASIC(t) ((t) <= PK_DONE)
 
 typedef struct Packet {
     struct Packet *next;
@@ -405,9 +411,12 @@ static void put_value(Packet *p, int kind, int64_t v, const char *where)
     }
 }
 
+static MosArray *get_array(Reader *r);
+
 static int64_t get_value(Reader *r, int kind)
 {
     switch (kind) {
+    case 'a': return (int64_t)(uintptr_t)get_array(r);
     case 's': return (int64_t)(uintptr_t)get_string(r);
     case 'r': return (int64_t)(uintptr_t)get_reference(r);
     default: return (int64_t)rd_word(r);
@@ -486,6 +495,8 @@ int64_t rt_tp_result_kind(MosMessageRun run)
 typedef struct Request {
     _Atomic uint32_t done;
     uint64_t result;
+    int64_t status;             /* DONE's: 0, or what failed there */
+    int64_t detail[2];
 } Request;
 
 static uint64_t wait_for(Request *rq)
@@ -587,6 +598,425 @@ int64_t rt_tp_get(void *future_ref, const char *where)
     return mos_future_get(mine, where);
 }
 
+/* ---- remote data --------------------------------------------------------------- */
+
+/* What failed at the owner, in a DONE (the asker reports it, at its own
+ * `where`, as the same runtime error a local access would be). */
+enum { DONE_OK, DONE_INDEX, DONE_EMPTY_POP, DONE_PANIC };
+
+static Packet *request(int node, int type, Request *rq)
+{
+    Packet *p = pk_new(node, type);
+    pk_word(p, (uint64_t)type);
+    pk_word(p, (uint64_t)(uintptr_t)rq);
+    return p;
+}
+
+/* Sends p, waits for its DONE and reports a failure at `where`; returns
+ * the reader of the answer's value (rq->result). */
+static uint64_t ask(Packet *p, Request *rq, const char *where)
+{
+    enqueue(p);
+    uint64_t v = wait_for(rq);
+    switch (rq->status) {
+    case DONE_OK:
+        return v;
+    case DONE_INDEX:
+        rt_panicf(where, "index out of bounds: index %lld, length %lld",
+                  (long long)rq->detail[0], (long long)rq->detail[1]);
+    case DONE_EMPTY_POP:
+        rt_panicf(where, "index out of bounds: pop from an empty array");
+    default:
+        rt_panicf(where, "invalid argument: not possible on another node's value");
+    }
+}
+
+static int node_index(int64_t node)
+{
+    int64_t k = node % nranks;
+    return (int)(k < 0 ? k + nranks : k);
+}
+
+int64_t mos_remote_load(void *ref, int64_t what, int64_t offset, int64_t kind,
+                        const char *where)
+{
+    Proxy *x = proxy_of(ref);
+    Request rq = {0};
+    Packet *p = request((int)x->node, PK_LOAD, &rq);
+    pk_word(p, x->addr);
+    pk_word(p, (uint64_t)what);
+    pk_word(p, (uint64_t)offset);
+    pk_word(p, (uint64_t)kind);
+    return (int64_t)ask(p, &rq, where);
+}
+
+void mos_remote_store(void *ref, int64_t what, int64_t offset, int64_t kind, int64_t value,
+                      const char *where)
+{
+    Proxy *x = proxy_of(ref);
+    Request rq = {0};
+    Packet *p = request((int)x->node, PK_STORE, &rq);
+    pk_word(p, x->addr);
+    pk_word(p, (uint64_t)what);
+    pk_word(p, (uint64_t)offset);
+    pk_word(p, (uint64_t)kind);
+    put_value(p, (int)kind, value, where);
+    ask(p, &rq, where);
+}
+
+static void *object_here(int64_t bytes, int scanned, int64_t places_offset, int64_t nplaces,
+                         const int64_t *places)
+{
+    char *obj = scanned ? mos_alloc(bytes) : mos_alloc_atomic(bytes);
+    memcpy(obj + places_offset, places, (size_t)nplaces * sizeof(int64_t));
+    return obj;
+}
+
+void *mos_object_new_at(int64_t bytes, int64_t node, int32_t scanned, int64_t places_offset,
+                        int64_t nplaces, const int64_t *places)
+{
+    int k = node_index(node);
+    if (!under_mpi || k == self_rank)
+        return object_here(bytes, scanned, places_offset, nplaces, places);
+    Request rq = {0};
+    Packet *p = request(k, PK_ALLOC, &rq);
+    pk_word(p, (uint64_t)bytes);
+    pk_word(p, (uint64_t)scanned);
+    pk_word(p, (uint64_t)places_offset);
+    pk_word(p, (uint64_t)nplaces);
+    for (int64_t i = 0; i < nplaces; i++)
+        pk_word(p, (uint64_t)places[i]);
+    return import_reference(k, ask(p, &rq, RT_NOWHERE));
+}
+
+/* The letter of an array element of kind MOS_ELEM_*. */
+static int elem_letter(int32_t elem_kind)
+{
+    return elem_kind == MOS_ELEM_STRING ? 's' : elem_kind == MOS_ELEM_REF ? 'r' : 'i';
+}
+
+static int64_t elem_word(const MosArray *a, int64_t i)
+{
+    const char *at = a->data + i * a->elem_size;
+    if (a->elem_size == 1)
+        return *(const uint8_t *)at;
+    int64_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+static void set_elem_word(MosArray *a, int64_t i, int64_t v)
+{
+    char *at = a->data + i * a->elem_size;
+    if (a->elem_size == 1)
+        *(uint8_t *)at = (uint8_t)v;
+    else
+        memcpy(at, &v, sizeof v);
+}
+
+/* An array's contents, for another rank to make its own. */
+static void put_array(Packet *p, const MosArray *a, const char *where)
+{
+    pk_word(p, (uint64_t)a->length);
+    pk_word(p, (uint64_t)a->elem_size);
+    pk_word(p, (uint64_t)a->elem_kind);
+    int letter = elem_letter(a->elem_kind);
+    for (int64_t i = 0; i < a->length; i++)
+        put_value(p, letter, elem_word(a, i), where);
+}
+
+static MosArray *get_array(Reader *r)
+{
+    int64_t n = (int64_t)rd_word(r);
+    int64_t size = (int64_t)rd_word(r);
+    int32_t kind = (int32_t)rd_word(r);
+    MosArray *a = mos_array_new(n, size, kind, RT_NOWHERE);
+    int letter = elem_letter(kind);
+    for (int64_t i = 0; i < n; i++)
+        set_elem_word(a, i, get_value(r, letter));
+    return a;
+}
+
+void *mos_place_at(void *obj, int64_t node, int32_t is_map, const char *where)
+{
+    int k = node_index(node);
+    if (!under_mpi || k == self_rank)
+        return obj;
+    Request rq = {0};
+    Packet *p = request(k, PK_PLACE, &rq);
+    pk_word(p, (uint64_t)is_map);
+    if (is_map) {
+        MosMap *m = obj;
+        int32_t key_kind, value_kind, value_size;
+        rt_map_kinds(m, &key_kind, &value_kind, &value_size);
+        pk_word(p, (uint64_t)key_kind);
+        pk_word(p, (uint64_t)value_kind);
+        pk_word(p, (uint64_t)value_size);
+        put_array(p, mos_map_keys(m, where), where);
+        put_array(p, mos_map_values(m, where), where);
+    } else {
+        put_array(p, obj, where);
+    }
+    return import_reference(k, ask(p, &rq, where));
+}
+
+static void done(int node, uint64_t request_id, int64_t status, int kind, int64_t value,
+                 int64_t d0, int64_t d1);
+
+/* ---- runtime functions on another node's array or map ---------------------- */
+
+/* abi.def's numbering, the same as codegen's CgRt. */
+enum {
+#define RT_FN(name, result, params) RT_ABI_##name,
+#include "abi.def"
+#undef RT_FN
+    RT_ABI_COUNT
+};
+
+/* Up to this many arguments (mos_map_get_or's four). */
+#define CALL_MAX_ARGS 6
+
+int64_t mos_remote_call(int64_t fn, const char *kinds, const int64_t *words, const char *where)
+{
+    Proxy *x = proxy_of((void *)(uintptr_t)words[0]);
+    const char *result = strchr(kinds, '>');
+    size_t nargs = result ? (size_t)(result - kinds) : strlen(kinds);
+    if (nargs > CALL_MAX_ARGS)
+        rt_panicf(where, "internal error: a remote call of %zu arguments", nargs);
+    Request rq = {0};
+    Packet *p = request((int)x->node, PK_CALL, &rq);
+    pk_word(p, (uint64_t)fn);
+    pk_word(p, nargs);
+    pk_bytes(p, kinds, nargs);
+    pk_word(p, result ? (uint64_t)(unsigned char)result[1] : 'u');
+    pk_word(p, x->addr);
+    for (size_t i = 1; i < nargs; i++) {
+        switch (kinds[i]) {
+        case 'w': {     /* where: its text, for an error raised there */
+            const char *w = (const char *)(uintptr_t)words[i];
+            size_t n = w ? strlen(w) : 0;
+            pk_word(p, n);
+            pk_bytes(p, w, n);
+            break;
+        }
+        default:
+            put_value(p, kinds[i], words[i], where);
+            break;
+        }
+    }
+    return (int64_t)ask(p, &rq, where);
+}
+
+/* Runs runtime function fn here with the words of a CALL. */
+static int64_t call_here(int64_t fn, const int64_t *a)
+{
+    void *xs = (void *)(uintptr_t)a[0];
+#define WHERE(i) ((const char *)(uintptr_t)a[i])
+    switch (fn) {
+    case RT_ABI_mos_array_slice: return (int64_t)(uintptr_t)mos_array_slice(xs, a[1], a[2], WHERE(3));
+    case RT_ABI_mos_array_reverse: mos_array_reverse(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_array_push: mos_array_push(xs, a[1], WHERE(2)); return 0;
+    case RT_ABI_mos_array_pop: return mos_array_pop(xs, WHERE(1));
+    case RT_ABI_mos_array_insert: mos_array_insert(xs, a[1], a[2], WHERE(3)); return 0;
+    case RT_ABI_mos_array_remove: return mos_array_remove(xs, a[1], WHERE(2));
+    case RT_ABI_mos_array_clear: mos_array_clear(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_array_index_of_word: return mos_array_index_of_word(xs, a[1], WHERE(2));
+    case RT_ABI_mos_array_index_of_float: {
+        double d;
+        memcpy(&d, &a[1], sizeof d);
+        return mos_array_index_of_float(xs, d, WHERE(2));
+    }
+    case RT_ABI_mos_array_index_of_bool: return mos_array_index_of_bool(xs, (int32_t)a[1], WHERE(2));
+    case RT_ABI_mos_array_index_of_string:
+        return mos_array_index_of_string(xs, (MosString *)(uintptr_t)a[1], WHERE(2));
+    case RT_ABI_mos_sort_int: mos_sort_int(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_sort_float: mos_sort_float(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_sort_string: mos_sort_string(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_string_join:
+        return (int64_t)(uintptr_t)mos_string_join(xs, (MosString *)(uintptr_t)a[1], WHERE(2));
+    case RT_ABI_mos_map_get: return mos_map_get(xs, a[1], WHERE(2));
+    case RT_ABI_mos_map_get_or: return mos_map_get_or(xs, a[1], a[2], WHERE(3));
+    case RT_ABI_mos_map_has: return mos_map_has(xs, a[1], WHERE(2));
+    case RT_ABI_mos_map_set: mos_map_set(xs, a[1], a[2], WHERE(3)); return 0;
+    case RT_ABI_mos_map_remove: return mos_map_remove(xs, a[1], WHERE(2));
+    case RT_ABI_mos_map_clear: mos_map_clear(xs, WHERE(1)); return 0;
+    case RT_ABI_mos_map_keys: return (int64_t)(uintptr_t)mos_map_keys(xs, WHERE(1));
+    case RT_ABI_mos_map_values: return (int64_t)(uintptr_t)mos_map_values(xs, WHERE(1));
+    default:
+        rt_panicf(RT_NOWHERE, "internal error: runtime function %lld on another node",
+                  (long long)fn);
+    }
+#undef WHERE
+}
+
+/* A CALL: the arguments made local, the function run; an error it finds
+ * is reported here, with the caller's `where`, and ends the program. */
+static void on_call(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    int64_t fn = (int64_t)rd_word(r);
+    size_t nargs = (size_t)rd_word(r);
+    if (nargs > CALL_MAX_ARGS || r->end - r->p < (ptrdiff_t)nargs)
+        rt_panicf(RT_NOWHERE, "internal error: a bad call from node %d", r->from);
+    char kinds[CALL_MAX_ARGS];
+    memcpy(kinds, r->p, nargs);
+    r->p += nargs;
+    int result = (int)rd_word(r);
+    int64_t a[CALL_MAX_ARGS];
+    a[0] = (int64_t)rd_word(r);
+    for (size_t i = 1; i < nargs; i++) {
+        if (kinds[i] == 'w') {
+            size_t n = (size_t)rd_word(r);
+            if ((size_t)(r->end - r->p) < n)
+                rt_panicf(RT_NOWHERE, "internal error: a bad call from node %d", r->from);
+            char *w = GC_MALLOC_ATOMIC(n + 1);
+            memcpy(w, r->p, n);
+            w[n] = '\0';
+            r->p += n;
+            a[i] = (int64_t)(uintptr_t)w;
+        } else {
+            a[i] = get_value(r, kinds[i]);
+        }
+    }
+    int64_t v = call_here(fn, a);
+    if (result == 'a') {        /* a new array, made for the caller: copied there */
+        Packet *p = pk_new(r->from, PK_DONE);
+        pk_word(p, PK_DONE);
+        pk_word(p, rq);
+        pk_word(p, DONE_OK);
+        pk_word(p, 0);
+        pk_word(p, 0);
+        pk_word(p, 'a');
+        put_array(p, (MosArray *)(uintptr_t)v, RT_NOWHERE);
+        enqueue(p);
+        return;
+    }
+    if (result == 'b')
+        v = (int32_t)v != 0;
+    done(r->from, rq, DONE_OK, result == 'b' || result == 'u' ? 'i' : result, v, 0, 0);
+}
+
+/* The answer to a request: DONE with its status and value. */
+static void done(int node, uint64_t request_id, int64_t status, int kind, int64_t value,
+                 int64_t d0, int64_t d1)
+{
+    Packet *p = pk_new(node, PK_DONE);
+    pk_word(p, PK_DONE);
+    pk_word(p, request_id);
+    pk_word(p, (uint64_t)status);
+    pk_word(p, (uint64_t)d0);
+    pk_word(p, (uint64_t)d1);
+    pk_word(p, (uint64_t)kind);
+    if (status == DONE_OK)
+        put_value(p, kind, value, RT_NOWHERE);
+    enqueue(p);
+}
+
+static void on_done(Reader *r)
+{
+    Request *rq = (Request *)(uintptr_t)rd_word(r);
+    rq->status = (int64_t)rd_word(r);
+    rq->detail[0] = (int64_t)rd_word(r);
+    rq->detail[1] = (int64_t)rd_word(r);
+    int kind = (int)rd_word(r);
+    answer(rq, rq->status == DONE_OK ? (uint64_t)get_value(r, kind) : 0);
+}
+
+/* Where a field or element is, or NULL after answering that the index
+ * is out of bounds; *width is 1 for a byte. */
+static char *data_at(Reader *r, uint64_t rq, char *obj, int64_t what, int64_t offset,
+                     int64_t kind, int *width)
+{
+    if (what == 0) {
+        *width = kind == 'b' ? 1 : 8;
+        return obj + offset;
+    }
+    MosArray *a = (MosArray *)(void *)obj;
+    if ((uint64_t)offset >= (uint64_t)a->length) {
+        done(r->from, rq, DONE_INDEX, 'i', 0, offset, a->length);
+        return NULL;
+    }
+    *width = a->elem_size == 1 ? 1 : 8;
+    return a->data + offset * a->elem_size;
+}
+
+static void on_load(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    char *obj = (char *)(uintptr_t)rd_word(r);
+    int64_t what = (int64_t)rd_word(r), offset = (int64_t)rd_word(r);
+    int kind = (int)rd_word(r);
+    if (what == 2) {
+        done(r->from, rq, DONE_OK, 'i', ((MosArray *)(void *)obj)->length, 0, 0);
+        return;
+    }
+    int width;
+    char *at = data_at(r, rq, obj, what, offset, kind, &width);
+    if (!at)
+        return;
+    int64_t v = 0;
+    if (width == 1)
+        v = *(uint8_t *)at;
+    else
+        memcpy(&v, at, sizeof v);
+    done(r->from, rq, DONE_OK, kind == 'b' ? 'i' : kind, v, 0, 0);
+}
+
+static void on_store(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    char *obj = (char *)(uintptr_t)rd_word(r);
+    int64_t what = (int64_t)rd_word(r), offset = (int64_t)rd_word(r);
+    int kind = (int)rd_word(r);
+    int64_t v = get_value(r, kind);
+    int width;
+    char *at = data_at(r, rq, obj, what, offset, kind, &width);
+    if (!at)
+        return;
+    if (width == 1)
+        *(uint8_t *)at = (uint8_t)v;
+    else
+        memcpy(at, &v, sizeof v);
+    done(r->from, rq, DONE_OK, 'u', 0, 0, 0);
+}
+
+static void on_alloc(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    int64_t bytes = (int64_t)rd_word(r);
+    int scanned = (int)rd_word(r);
+    int64_t places_offset = (int64_t)rd_word(r);
+    int64_t nplaces = (int64_t)rd_word(r);
+    int64_t places[nplaces > 0 ? nplaces : 1];
+    for (int64_t i = 0; i < nplaces; i++)
+        places[i] = (int64_t)rd_word(r);
+    void *obj = object_here(bytes, scanned, places_offset, nplaces, places);
+    export_object(obj);
+    done(r->from, rq, DONE_OK, 'i', (int64_t)(uintptr_t)obj, 0, 0);
+}
+
+static void on_place(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    int is_map = (int)rd_word(r);
+    void *obj;
+    if (is_map) {
+        int32_t key_kind = (int32_t)rd_word(r);
+        int32_t value_kind = (int32_t)rd_word(r);
+        int32_t value_size = (int32_t)rd_word(r);
+        MosArray *keys = get_array(r);
+        MosArray *values = get_array(r);
+        MosMap *m = mos_map_new(key_kind, value_kind, value_size, self_rank, RT_NOWHERE);
+        for (int64_t i = 0; i < keys->length; i++)
+            mos_map_set(m, elem_word(keys, i), elem_word(values, i), RT_NOWHERE);
+        obj = m;
+    } else {
+        obj = get_array(r);
+    }
+    export_object(obj);
+    done(r->from, rq, DONE_OK, 'i', (int64_t)(uintptr_t)obj, 0, 0);
+}
+
 /* ---- handling what arrives ------------------------------------------------- */
 
 static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
@@ -683,6 +1113,12 @@ static void handle(int type, Reader *r)
     case PK_SUB: on_subscribe(r); break;
     case PK_CREATE: on_create(r); break;
     case PK_CREATED: on_created(r); break;
+    case PK_LOAD: on_load(r); break;
+    case PK_STORE: on_store(r); break;
+    case PK_ALLOC: on_alloc(r); break;
+    case PK_PLACE: on_place(r); break;
+    case PK_DONE: on_done(r); break;
+    case PK_CALL: on_call(r); break;
     case PK_FLUSH:
         send_control(r->from, PK_ACK, received_from[r->from], 0, 0, 0);
         break;
@@ -763,8 +1199,10 @@ static int flush_outgoing(void)
         if (!p)
             return any;
         atomic_fetch_sub_explicit(&out_count, 1, memory_order_relaxed);
-        if (PK_BASIC(p->type))
+        if (PK_BASIC(p->type)) {
             sent_to[p->dest]++;
+            rt_remote_count_message(self_rank, p->dest, p->len);
+        }
         MPI_Isend(p->buf, (int)p->len, MPI_BYTE, p->dest, 0, MPI_COMM_WORLD, &p->req);
         p->next = inflight;
         inflight = p;
@@ -878,6 +1316,15 @@ static void finish(int status, int tell_others)
             free(buf);
         }
     }
+    /* --count-remote: every node's counts, summed into node 0's report */
+    size_t n = 0;
+    uint64_t *counts = rt_remote_counters(&n);
+    if (counts && n) {
+        MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : counts, counts, (int)n, MPI_UINT64_T,
+                   MPI_SUM, 0, MPI_COMM_WORLD);
+        if (self_rank != 0)
+            rt_remote_report_elsewhere();
+    }
     MPI_Finalize();
 }
 
@@ -946,6 +1393,7 @@ static void *progress(void *unused)
     MPI_Init_thread(&saved_argc, &saved_argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    mos_here_node = self_rank;      /* what this thread makes is this node's */
     sent_to = calloc((size_t)nranks, sizeof *sent_to);
     acked_by = calloc((size_t)nranks, sizeof *acked_by);
     received_from = calloc((size_t)nranks, sizeof *received_from);

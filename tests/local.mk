@@ -29,6 +29,7 @@ DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
 	tests/driver/library_io.sh tests/driver/examples.sh \
 	tests/driver/modes.sh tests/driver/habits.sh tests/driver/reference.sh
 DRIVER_TESTS += tests/driver/gdb.sh tests/driver/backtrace.sh
+DRIVER_TESTS += tests/driver/distributed.sh
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)

@@ -1,0 +1,104 @@
+#!/bin/sh
+# distributed.sh — mosaicc --distributed as a user meets it (LANGUAGE.md
+# §10, docs/distributed.md): provably local accesses compile to the same
+# code as without the flag, possibly remote ones test the reference and
+# take the remote path, an executable started without mpirun runs as one
+# node, and (with Open MPI, MOSAIC_MPI=yes) a rank that dies ends the
+# others instead of leaving them to hang.
+. "$(dirname "$0")/tap.sh"
+cd "$tmp" || exit 99
+echo "1..7"
+
+cat >p.mos <<'MOS'
+class Cell<n> {
+  var v: int
+}
+def total(xs: [int], c: Cell<here>): int {
+  var s = 0
+  for x in xs { s += x + c.v }
+  s += xs[0] + xs.length
+  c.v = s
+  return s
+}
+def far(c: Cell<node(1)>): int { return c.v }
+def main() {
+  println(total([1, 2, 3], new Cell<here>))
+  println(far(new Cell<node(1)>) + " " + nodes())
+}
+MOS
+
+# function NAME FILE: the LLVM function NAME of FILE, with the numbers LLVM
+# gives same-named constants (@where.3) taken out: the two builds make a
+# different number of them before this function.
+function() {
+    awk -v name="define internal i64 @$1(" 'index($0, name) == 1, /^}/' "$2" |
+        sed 's/@\([A-Za-z_]*\)\.[0-9][0-9]*/@\1/g'
+}
+
+"$mosaicc" -O0 --emit=llvm -o plain.ll p.mos &&
+    "$mosaicc" -O0 --distributed --emit=llvm -o dist.ll p.mos &&
+    function mos.fn.total plain.ll >plain.fn && function mos.fn.total dist.ll >dist.fn &&
+    [ -s plain.fn ] && cmp -s plain.fn dist.fn
+check "a provably local function is the same code with and without --distributed" $?
+
+grep -q "is.remote" plain.ll
+[ $? -ne 0 ] && ! grep -q "mos_remote_" plain.fn && ! grep -q "is.remote" dist.fn
+check "no remote test in a normal build, nor in the local function of a distributed one" $?
+
+function mos.fn.far dist.ll >far.fn
+grep -q "is.remote" far.fn && grep -q "@mos_remote_load" far.fn
+check "a possibly remote access tests the reference and has the remote path" $?
+
+"$mosaicc" --distributed p.mos -o p && [ "$(MOSAIC_NODES=4 ./p)" = "$(printf '10\n0 1')" ]
+check "started without mpirun, a distributed program is one node (MOSAIC_NODES ignored)" $?
+
+"$mosaicc" --distributed --check p.mos
+check "--distributed --check checks only" $?
+
+if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
+    echo "ok 6 # SKIP no Open MPI (MOSAIC_MPI=${MOSAIC_MPI:-unset})"
+    echo "ok 7 # SKIP no Open MPI"
+    exit 0
+fi
+mpirun="mpirun --allow-run-as-root --oversubscribe"
+
+[ "$($mpirun -np 2 ./p 2>/dev/null)" = "$(printf '10\n0 2')" ]
+check "under mpirun -np 2 the object of node(1) is rank 1's" $?
+
+# A rank that dies (SIGKILL, as a crashed machine would) ends the others:
+# mpirun names it and exits non-zero, within seconds, whatever rank 0 was
+# waiting for, and no rank is left running (a killed rank may stay a
+# zombie of whoever adopted it: those are not running).
+cat >spin.mos <<'MOS'
+active class S {
+  def spin(): int {
+    var i = 0
+    while i >= 0 { i += 1 }
+    return i
+  }
+}
+def main() {
+  let s = new S<node(1)>
+  println("started")
+  println(get s!spin())
+}
+MOS
+"$mosaicc" -w --distributed spin.mos -o spin || exit 99
+timeout -k 5 30 $mpirun -np 2 ./spin >out 2>err &
+job=$!
+killed=no
+for _ in $(seq 50); do
+    sleep 0.2
+    for p in $(pgrep -x spin); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q '^OMPI_COMM_WORLD_RANK=1$'; then
+            kill -9 "$p" && killed=yes
+        fi
+    done
+    [ $killed = yes ] && break
+done
+wait $job
+status=$?
+[ $killed = yes ] && [ $status -ne 0 ] && [ $status -ne 124 ] && grep -q "rank 1" err &&
+    [ -z "$(ps -eo stat=,comm= | awk '$2 == "spin" && $1 !~ /^Z/')" ]
+check "a killed rank ends every rank: status $status, no rank left" $?
+exit $failed
