@@ -148,10 +148,30 @@ void cg_emit_pool_stmt(CgFn *f, Stmt *s)
  * keeps it in a register across the stores of a loop over the pool. */
 LLVMValueRef cg_pool_value(CgFn *f, PoolDecl *pd)
 {
-    LLVMValueRef at = cg_map_get_ptr(&f->cg->pools, pd);
+    Cg *cg = f->cg;
+    LLVMValueRef at = cg_map_get_ptr(&cg->pools, pd);
     ASSERT(at, "a pool is made before code uses it");
-    LLVMValueRef v = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, at, pd->name.text);
-    cg_tbaa(f->cg, v, ty_int, true);
+    LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, at, pd->name.text);
+    cg_tbaa(cg, v, ty_int, true);
+    if (cg->opt->distributed && !pd->is_local) {
+        /* --distributed: a top-level pool is made by main, in node 0's
+         * process; other processes have none (docs/distributed.md) */
+        LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, v, LLVMConstInt(cg->t_i64, 0, 0),
+                                          "pool.elsewhere");
+        LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "pool.fail");
+        LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "pool.here");
+        LLVMBuildCondBr(cg->b, none, fail, ok);
+        LLVMPositionBuilderAtEnd(cg->b, fail);
+        LLVMValueRef args[2] = {
+            cg_where(cg, pd->loc),
+            cg_cstring(cg, arena_printf("invalid argument: pool '%s' is node 0's, and under "
+                                        "--distributed another node cannot use it yet",
+                                        pd->name.text), "msg"),
+        };
+        cg_call_rt(f, CG_RT_mos_panic, args, 2, "");
+        LLVMBuildUnreachable(cg->b);
+        LLVMPositionBuilderAtEnd(cg->b, ok);
+    }
     return v;
 }
 

@@ -66,6 +66,7 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
     LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, ptr), remote_bb, local_bb);
     LLVMPositionBuilderAtEnd(cg->b, local_bb);
     LLVMValueRef here = node_of(f, ptr, t);
+    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);     /* node_of may branch */
     LLVMBuildBr(cg->b, join_bb);
     LLVMPositionBuilderAtEnd(cg->b, remote_bb);
     LLVMValueRef there = cg_remote_ref_node(f, ptr);
@@ -73,7 +74,7 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
     LLVMPositionBuilderAtEnd(cg->b, join_bb);
     LLVMValueRef phi = LLVMBuildPhi(cg->b, cg->t_i64, "node");
     LLVMValueRef vals[2] = {here, there};
-    LLVMBasicBlockRef from[2] = {local_bb, remote_bb};
+    LLVMBasicBlockRef from[2] = {here_end, remote_bb};
     LLVMAddIncoming(phi, vals, from, 2);
     return phi;
 }

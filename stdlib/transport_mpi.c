@@ -30,6 +30,7 @@
  *            here for another rank; PLACE, an array or map another rank
  *            built, to be made here; CALL, a method of a local array or
  *            map run for another rank: each answered by DONE
+ *   INC, RELEASE  the counts of the export table (below)
  *   FLUSH    "tell me how many of my packets you have handled", answered
  *            by ACK (the causal barrier below)
  *   TOKEN    the termination detector's token
@@ -41,11 +42,26 @@
  * export table, a root of the collector, so that it stays alive while
  * another rank may refer to it — and arrives as the plain pointer on its
  * own rank, or as a tagged proxy anywhere else (the import table keeps
- * one proxy per remote object, so identity is preserved).  Exported
- * futures leave the table when their reply arrives; other objects stay
- * exported until the program ends: distributed collection of exported
- * objects (reference listing with per-rank counts, released from the
- * proxies' finalizers) is not done yet (docs/distributed.md).
+ * one proxy per remote object, so identity is preserved).
+ *
+ * Distributed collection: reference counting of imports, by shares.  The
+ * export table counts, for each exported object, the shares other ranks
+ * hold: one for every time the object travelled to another rank.  Each
+ * proxy counts the shares it received.  Its owner adds a share as it
+ * sends the object; a third rank that passes on a reference it holds
+ * first sends the owner an INC, which the causal barrier makes arrive
+ * before the packet that carries the reference can, so the owner's count
+ * never falls to zero while a share is in flight.  When the collector
+ * finds a proxy unreachable, the import table's weak link to it is
+ * cleared and its finalizer (run by the progress thread:
+ * GC_set_finalize_on_demand) sends RELEASE with its shares; an object
+ * whose count reaches zero leaves the export table, and the owner's
+ * collector takes it once nothing local holds it either.  Counts rather
+ * than reference listing (the set of ranks holding a reference), because
+ * a count needs no round trip when a rank passes on a reference, and a
+ * share in flight is simply not released yet.  Cycles of references
+ * across ranks are never collected (§10 allows it).  Exported futures
+ * leave the table when their reply arrives.
  *
  * Causal delivery (LANGUAGE.md §4).  MPI orders packets between two ranks
  * only; a message m1 from rank A to rank K, then a message from A to B
@@ -104,10 +120,11 @@
 
 enum {
     PK_MSG = 1, PK_REPLY, PK_SUB, PK_CREATE, PK_CREATED,    /* basic */
-    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE,
+    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE, PK_INC,
+    PK_RELEASE,                     /* queued, but neither counted nor held */
     PK_FLUSH, PK_ACK, PK_TOKEN, PK_END, PK_DEADLOCK,         /* control */
 };
-#define PK_BASIC(t) ((t) <= PK_DONE)
+#define PK_BASIC(t) ((t) <= PK_INC)
 
 typedef struct Packet {
     struct Packet *next;
@@ -314,12 +331,16 @@ static void export_object(void *obj)
     pthread_mutex_unlock(&exports.lock);
 }
 
-static void unexport_object(void *obj)
+/* Takes `shares` of obj's count back; at zero no other rank holds it. */
+static void unexport_object(void *obj, uint64_t shares)
 {
     pthread_mutex_lock(&exports.lock);
     uint64_t *s = wt_find(&exports, (uint64_t)(uintptr_t)obj, 0);
-    if (s && --s[1] == 0)
-        s[0] = WT_GONE;
+    if (s) {
+        s[1] = s[1] > shares ? s[1] - shares : 0;
+        if (s[1] == 0)
+            s[0] = WT_GONE;
+    }
     pthread_mutex_unlock(&exports.lock);
 }
 
@@ -328,7 +349,15 @@ static void unexport_object(void *obj)
 typedef struct Proxy {
     int64_t node;
     uint64_t addr;
+    int64_t shares;         /* of the export count at the owner */
 } Proxy;
+
+/* An import's weak link to its proxy (outside the collector's heap, so it
+ * does not keep the proxy alive), shared by every proxy made for it. */
+typedef struct ImportCell {
+    Proxy *proxy;           /* cleared by the collector */
+    int proxies;            /* made and not yet finalised */
+} ImportCell;
 
 static Proxy *proxy_of(void *ref)
 {
@@ -336,33 +365,93 @@ static Proxy *proxy_of(void *ref)
 }
 
 /* Node and address fit one key: addresses below 2^48, nodes below 2^15. */
+static uint64_t import_key(int64_t node, uint64_t addr)
+{
+    return ((uint64_t)node << 48) | addr;
+}
+
+/* A weak link is read with the collector's lock held, so that it is not
+ * cleared under the reader's feet. */
+static void *read_link(void *cell)
+{
+    return ((ImportCell *)cell)->proxy;
+}
+
+static void send_release(const Proxy *x);
+
+/* The finalizer of a proxy nobody reaches: its shares go back to the
+ * owner, and its import is forgotten unless a newer proxy stands for it. */
+static void proxy_died(void *obj, void *cell_ptr)
+{
+    Proxy *x = obj;
+    ImportCell *cell = cell_ptr;
+    send_release(x);
+    pthread_mutex_lock(&imports.lock);
+    if (--cell->proxies == 0 && !GC_call_with_alloc_lock(read_link, cell)) {
+        uint64_t *s = wt_find(&imports, import_key(x->node, x->addr), 0);
+        if (s && s[1] == (uint64_t)(uintptr_t)cell)
+            s[0] = WT_GONE;
+        free(cell);
+    }
+    pthread_mutex_unlock(&imports.lock);
+}
+
+/* The local reference to (node, addr), with one more share. */
 static void *import_reference(int node, uint64_t addr)
 {
-    uint64_t key = ((uint64_t)node << 48) | addr;
     pthread_mutex_lock(&imports.lock);
-    uint64_t *s = wt_find(&imports, key, 1);
-    if (!s[1]) {
-        Proxy *x = GC_MALLOC_ATOMIC(sizeof *x);
+    uint64_t *s = wt_find(&imports, import_key(node, addr), 1);
+    ImportCell *cell = (ImportCell *)(uintptr_t)s[1];
+    if (!cell) {
+        cell = calloc(1, sizeof *cell);
+        if (!cell)
+            rt_panicf(RT_NOWHERE, "out of memory: a reference to node %d", node);
+        s[1] = (uint64_t)(uintptr_t)cell;
+    }
+    Proxy *x = GC_call_with_alloc_lock(read_link, cell);
+    if (!x) {
+        x = GC_MALLOC_ATOMIC(sizeof *x);
         if (!x)
             rt_panicf(RT_NOWHERE, "out of memory: a reference to node %d", node);
         x->node = node;
         x->addr = addr;
-        s[1] = (uint64_t)(uintptr_t)x;
+        x->shares = 0;
+        cell->proxy = x;
+        cell->proxies++;
+        GC_general_register_disappearing_link((void **)&cell->proxy, x);
+        GC_register_finalizer(x, proxy_died, cell, NULL, NULL);
     }
-    void *ref = (void *)(uintptr_t)(s[1] + 1);
+    x->shares++;
+    void *ref = (void *)((uintptr_t)x + 1);
     pthread_mutex_unlock(&imports.lock);
     return ref;
 }
 
 /* ---- values ------------------------------------------------------------ */
 
+/* Node words of a reference that is not an object's address: null, and
+ * the number of an object in a pool (1, 2, …: codegen/pool.c), which
+ * means the same in every process. */
+#define REF_NULL ((uint64_t)-1)
+#define REF_POOLED ((uint64_t)-2)
+
 static void put_reference(Packet *p, void *v)
 {
     if (!v) {
-        pk_word(p, (uint64_t)-1);
+        pk_word(p, REF_NULL);
         pk_word(p, 0);
+    } else if ((uintptr_t)v <= (uintptr_t)MOS_POOL_MAX_OBJECTS) {
+        pk_word(p, REF_POOLED);
+        pk_word(p, (uint64_t)(uintptr_t)v);
     } else if (RT_IS_REMOTE(v)) {
         Proxy *x = proxy_of(v);
+        if (p->dest != x->node) {
+            /* a share for the receiver, counted by the owner first */
+            Packet *inc = pk_new((int)x->node, PK_INC);
+            pk_word(inc, PK_INC);
+            pk_word(inc, x->addr);
+            enqueue(inc);
+        }
         pk_word(p, (uint64_t)x->node);
         pk_word(p, x->addr);
     } else {
@@ -374,8 +463,11 @@ static void put_reference(Packet *p, void *v)
 
 static void *get_reference(Reader *r)
 {
-    int64_t node = (int64_t)rd_word(r);
+    uint64_t node_word = rd_word(r);
     uint64_t addr = rd_word(r);
+    if (node_word == REF_POOLED)
+        return (void *)(uintptr_t)addr;
+    int64_t node = (int64_t)node_word;
     if (node < 0)
         return NULL;
     if (node == self_rank)
@@ -1059,7 +1151,7 @@ static void on_reply(Reader *r)
     int kind = (int)rd_word(r);
     int64_t v = get_value(r, kind);
     f->kind = kind;
-    unexport_object(f);
+    unexport_object(f, 1);
     rt_future_fulfil(f, v);
 }
 
@@ -1091,6 +1183,15 @@ static void on_created(Reader *r)
 
 static void begin_end(int status);
 
+static void send_release(const Proxy *x)
+{
+    Packet *p = pk_new((int)x->node, PK_RELEASE);
+    pk_word(p, PK_RELEASE);
+    pk_word(p, x->addr);
+    pk_word(p, (uint64_t)x->shares);
+    enqueue(p);
+}
+
 static void on_token(Reader *r)
 {
     token_count = (int64_t)rd_word(r);
@@ -1119,6 +1220,12 @@ static void handle(int type, Reader *r)
     case PK_PLACE: on_place(r); break;
     case PK_DONE: on_done(r); break;
     case PK_CALL: on_call(r); break;
+    case PK_INC: export_object((void *)(uintptr_t)rd_word(r)); break;
+    case PK_RELEASE: {
+        void *obj = (void *)(uintptr_t)rd_word(r);
+        unexport_object(obj, rd_word(r));
+        break;
+    }
     case PK_FLUSH:
         send_control(r->from, PK_ACK, received_from[r->from], 0, 0, 0);
         break;
@@ -1413,6 +1520,8 @@ static void *progress(void *unused)
             for (;;)
                 pause();    /* the thread that asked exits the process */
         }
+        if (GC_should_invoke_finalizers())     /* dead proxies: see the essay */
+            GC_invoke_finalizers();
         int worked = flush_outgoing();
         worked |= poll_incoming();
         reap_sent();
@@ -1444,6 +1553,8 @@ void rt_tp_start(int *argc, char ***argv)
     saved_argc = *argc;
     saved_argv = *argv;
     GC_register_displacement(1);        /* tagged references (transport.h) */
+    GC_set_finalize_on_demand(1);       /* finalizers run by the progress thread */
+    GC_set_finalizer_notifier(doorbell_ring);
     if (rt_thread_start(&progress_thread, progress, NULL, (size_t)8 << 20, 1) != 0)
         rt_panicf(RT_NOWHERE, "out of memory: cannot start the MPI progress thread");
     while (atomic_load_explicit(&started, memory_order_acquire) == 0)

@@ -27,17 +27,17 @@ def main() {
 }
 MOS
 
-# function NAME FILE: the LLVM function NAME of FILE, with the numbers LLVM
+# ir_function NAME FILE: the LLVM function NAME of FILE, with the numbers LLVM
 # gives same-named constants (@where.3) taken out: the two builds make a
 # different number of them before this function.
-function() {
+ir_function() {
     awk -v name="define internal i64 @$1(" 'index($0, name) == 1, /^}/' "$2" |
         sed 's/@\([A-Za-z_]*\)\.[0-9][0-9]*/@\1/g'
 }
 
 "$mosaicc" -O0 --emit=llvm -o plain.ll p.mos &&
     "$mosaicc" -O0 --distributed --emit=llvm -o dist.ll p.mos &&
-    function mos.fn.total plain.ll >plain.fn && function mos.fn.total dist.ll >dist.fn &&
+    ir_function mos.fn.total plain.ll >plain.fn && ir_function mos.fn.total dist.ll >dist.fn &&
     [ -s plain.fn ] && cmp -s plain.fn dist.fn
 check "a provably local function is the same code with and without --distributed" $?
 
@@ -45,7 +45,7 @@ grep -q "is.remote" plain.ll
 [ $? -ne 0 ] && ! grep -q "mos_remote_" plain.fn && ! grep -q "is.remote" dist.fn
 check "no remote test in a normal build, nor in the local function of a distributed one" $?
 
-function mos.fn.far dist.ll >far.fn
+ir_function mos.fn.far dist.ll >far.fn
 grep -q "is.remote" far.fn && grep -q "@mos_remote_load" far.fn
 check "a possibly remote access tests the reference and has the remote path" $?
 
