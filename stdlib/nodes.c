@@ -244,6 +244,17 @@ static int numa_nodes(const char *dir, int *cpus, int n, int *node_of)
     return count > 1 ? count : 1;
 }
 
+/* Under MPI, the ranks that mpirun started on this machine share its
+ * cores (OMPI_COMM_WORLD_LOCAL_SIZE of them): each takes its part, at
+ * least one, so that ranks oversubscribing a machine do not each start a
+ * worker per core and fight over them. */
+static int cores_per_rank(int ncpus)
+{
+    int local = env_count("OMPI_COMM_WORLD_LOCAL_SIZE", MAX_WORKERS);
+    int n = local > 1 ? ncpus / local : ncpus;
+    return n > 0 ? n : 1;
+}
+
 static void topology_setup(void)
 {
     int *cpus;
@@ -263,7 +274,7 @@ static void topology_setup(void)
 
     int workers = env_count("MOSAIC_THREADS", MAX_WORKERS);
     if (!workers)
-        workers = ncpus;
+        workers = fixed_nodes ? cores_per_rank(ncpus) : ncpus;
 
     topo.nodes = nodes;
     topo.workers = workers;

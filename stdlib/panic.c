@@ -110,6 +110,18 @@ static void report(const char *where, const char *message)
     append(line, cap, &len, "runtime error: ");
     append(line, cap, &len, message ? message : "(no message)");
     line[len++] = '\n';
+    /* a distributed program's error names its node (LANGUAGE.md §10), on
+     * a line of its own, so that the error's line is the same as ever */
+    if (rt_tp_nodes() > 1 && len + 32 < sizeof line) {
+        char digits[12];
+        int n = 0;
+        for (unsigned k = (unsigned)rt_tp_self(); n == 0 || k > 0; k /= 10)
+            digits[n++] = (char)('0' + k % 10);
+        append(line, sizeof line, &len, "  on node ");
+        while (n > 0)
+            line[len++] = digits[--n];
+        line[len++] = '\n';
+    }
     rt_write_all(STDERR_FILENO, line, len);
 }
 

@@ -371,8 +371,12 @@ static void write_waiter(const RtWaiter *w)
 {
     char line[256];
     const char *function = wait_function(w->where);
-    int n = snprintf(line, sizeof line, "  %s waits at %s%s%s%s\n",
-                     w->is_main ? "main" : "an actor", w->where ? w->where : RT_NOWHERE,
+    /* a distributed program's waiters are this process's: its node */
+    char node[32] = "";
+    if (rt_tp_nodes() > 1)
+        snprintf(node, sizeof node, " on node %d", rt_tp_self());
+    int n = snprintf(line, sizeof line, "  %s%s waits at %s%s%s%s\n",
+                     w->is_main ? "main" : "an actor", node, w->where ? w->where : RT_NOWHERE,
                      function ? ", in '" : "", function ? function : "", function ? "'" : "");
     if (n > 0)
         rt_write_all(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);

@@ -1,13 +1,16 @@
 #!/bin/sh
 # examples.sh — the programs of examples/ that read standard input, run as
 # the README shows, on fixed input: their output, and their error paths;
-# and the tour, which tests/run/example_tour.mos must copy line for line.
+# the tour, which tests/run/example_tour.mos must copy line for line; and
+# the distributed word count, with two virtual nodes and (with Open MPI,
+# MOSAIC_MPI=yes) under mpirun -np 2, where it must print the same lines.
 . "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)/examples
 
-echo "1..6"
+echo "1..8"
 "$mosaicc" -o "$tmp/wordfreq" "$src/wordfreq.mos" &&
-    "$mosaicc" -o "$tmp/csv_report" "$src/csv_report.mos" || exit 99
+    "$mosaicc" -o "$tmp/csv_report" "$src/csv_report.mos" &&
+    "$mosaicc" -o "$tmp/distributed" "$src/distributed.mos" || exit 99
 
 printf 'The cat and the hat.\nthe cat sat; the end\n' | "$tmp/wordfreq" 3 >"$tmp/out"
 printf '10 words, 6 different\n4 the\n2 cat\n1 and\n' | cmp -s - "$tmp/out"
@@ -37,4 +40,65 @@ check "csv_report: a value that is not a number is a runtime error (got $st)" $?
 lines=$(wc -l <"$src/tour.mos")
 head -n "$lines" "$src/../tests/run/example_tour.mos" | cmp -s - "$src/tour.mos"
 check "tests/run/example_tour.mos begins with examples/tour.mos, unchanged" $?
+
+# The distributed word count: its chunks dealt out to two workers.
+cat >"$tmp/walk.txt" <<'EOF'
+The cat sat on the mat.
+The dog sat on the log.
+A cat and a dog met on the road,
+and the cat said: "It's a fine day."
+The dog said nothing at all.
+
+They walked on together
+past the mill and the bridge,
+the cat in front, the dog behind,
+until the road ended at the river.
+There the cat sat down,
+and the dog sat down beside it,
+and they watched the water go by.
+
+"Tomorrow," said the cat,
+"we shall walk the other way."
+The dog said nothing,
+which was his way of saying yes.
+EOF
+cat >"$tmp/walk.expected" <<'EOF'
+worker 0 on node 0: 2 chunks, 56 words, 31 different
+worker 1 on node 1: 1 chunk, 43 words, 29 different
+99 words, 50 different, in 3 chunks on 2 nodes
+most frequent:
+    19 the
+     6 cat
+     6 dog
+     5 and
+     4 on
+     4 said
+     4 sat
+     3 a
+     2 at
+     2 down
+word lengths:
+  1      3 ##
+  2     12 #########
+  3     50 ########################################
+  4     15 ############
+  5      9 #######
+  6      5 ####
+  7      3 ##
+  8      2 #
+EOF
+MOSAIC_NODES=2 "$tmp/distributed" <"$tmp/walk.txt" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && cmp -s "$tmp/walk.expected" "$tmp/out" && [ ! -s "$tmp/err" ]
+check "distributed counts words on two virtual nodes, from standard input (got $st)" $?
+
+if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
+    echo "ok 8 # SKIP no Open MPI (MOSAIC_MPI=${MOSAIC_MPI:-unset})"
+    exit $failed
+fi
+"$mosaicc" --distributed -o "$tmp/distributed-mpi" "$src/distributed.mos" &&
+    (cd "$tmp" && timeout -k 5 60 mpirun --allow-run-as-root --oversubscribe -np 2 \
+        ./distributed-mpi walk.txt >out 2>/dev/null) &&
+    cmp -s "$tmp/walk.expected" "$tmp/out"
+check "distributed prints the same lines under mpirun -np 2, from a file" $?
 exit $failed
