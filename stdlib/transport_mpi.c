@@ -195,6 +195,10 @@ static uint64_t rd_word(Reader *r)
 
 /* ---- state -------------------------------------------------------------- */
 
+/* Nodes a reference can name: the import table's keys hold a node in
+ * the 15 bits above a 48-bit address (import_key). */
+#define MAX_RANKS ((1 << 15) - 1)
+
 static int under_mpi;           /* started by mpirun */
 static int self_rank, nranks = 1;
 static _Atomic uint32_t started;        /* futex word: MPI is up */
@@ -1507,6 +1511,13 @@ static void *progress(void *unused)
     MPI_Init_thread(&saved_argc, &saved_argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (nranks > MAX_RANKS) {
+        if (self_rank == 0)     /* every rank is here: one says why */
+            fprintf(stderr, "runtime error: invalid argument: %d ranks, and a Mosaic "
+                            "program runs on %d nodes at most\n", nranks, MAX_RANKS);
+        MPI_Finalize();
+        _exit(101);
+    }
     mos_here_node = self_rank;      /* what this thread makes is this node's */
     sent_to = calloc((size_t)nranks, sizeof *sent_to);
     acked_by = calloc((size_t)nranks, sizeof *acked_by);

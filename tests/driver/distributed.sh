@@ -7,7 +7,7 @@
 # others instead of leaving them to hang.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..8"
+echo "1..10"
 
 cat >p.mos <<'MOS'
 class Cell<n> {
@@ -59,12 +59,22 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     echo "ok 6 # SKIP no Open MPI (MOSAIC_MPI=${MOSAIC_MPI:-unset})"
     echo "ok 7 # SKIP no Open MPI"
     echo "ok 8 # SKIP no Open MPI"
+    echo "ok 9 # SKIP no Open MPI"
+    echo "ok 10 # SKIP no Open MPI"
     exit 0
 fi
 mpirun="mpirun --allow-run-as-root --oversubscribe"
 
 [ "$($mpirun -np 2 ./p 2>/dev/null)" = "$(printf '10\n0 2')" ]
 check "under mpirun -np 2 the object of node(1) is rank 1's" $?
+
+[ "$($mpirun -np 3 ./p 2>/dev/null)" = "$(printf '10\n0 3')" ]
+check "more ranks than the program uses: the others stay idle, and the program ends" $?
+
+timeout -k 5 60 $mpirun --host nosuchhost.invalid:1,localhost:1 -np 2 ./p >out 2>err
+status=$?
+[ $status -ne 0 ] && [ $status -ne 124 ] && [ -s err ]
+check "a host that cannot be reached: mpirun says so and fails (status $status), no hang" $?
 
 # A rank that dies (SIGKILL, as a crashed machine would) ends the others:
 # mpirun names it and exits non-zero, within seconds, whatever rank 0 was
