@@ -213,38 +213,16 @@ static void count(CgFn *f, CgAccess *a, unsigned kind)
 
 LLVMValueRef cg_value_to_word(CgFn *f, LLVMValueRef v, const Type *t)
 {
-    Cg *cg = f->cg;
-    switch (t->kind) {
-    case TY_UNIT:
-        return LLVMConstInt(cg->t_i64, 0, 0);
-    case TY_INT:
-        return v;
-    case TY_FLOAT:
-        return LLVMBuildBitCast(cg->b, v, cg->t_i64, "bits");
-    case TY_BOOL:
-        return LLVMBuildZExt(cg->b, v, cg->t_i64, "bits");
-    default:
-        ASSERT(cg_is_pointer(t), "the other results are references");
-        return LLVMBuildPtrToInt(cg->b, v, cg->t_i64, "bits");
-    }
+    if (t->kind == TY_UNIT)
+        return LLVMConstInt(f->cg->t_i64, 0, 0);
+    ASSERT(t->kind == TY_INT || t->kind == TY_FLOAT || t->kind == TY_BOOL || cg_is_pointer(t),
+           "the other values are references");
+    return cg_to_word(f->cg, v, t);
 }
 
 LLVMValueRef cg_word_to_value(CgFn *f, LLVMValueRef bits, const Type *t)
 {
-    Cg *cg = f->cg;
-    switch (t->kind) {
-    case TY_UNIT:
-        return NULL;
-    case TY_INT:
-        return bits;
-    case TY_FLOAT:
-        return LLVMBuildBitCast(cg->b, bits, cg->t_f64, "got");
-    case TY_BOOL:
-        return LLVMBuildTrunc(cg->b, bits, cg->t_i1, "got");
-    default:
-        ASSERT(cg_is_pointer(t), "the other results are references");
-        return LLVMBuildIntToPtr(cg->b, bits, cg->t_ptr, "got");
-    }
+    return t->kind == TY_UNIT ? NULL : cg_from_word(f->cg, bits, t, "got");
 }
 
 /* ---- remote references (--distributed) ----------------------------------------- */
@@ -258,11 +236,11 @@ bool cg_may_be_remote(CgFn *f, const void *site)
 }
 
 /* Whether a's object may be another node's: a passive object (an actor's
- * fields are its own code's), array or map, outside a pool, at a site
- * that is not proven local. */
+ * fields are its own code's), array or map, or one in a pool of another
+ * node, at a site that is not proven local. */
 static bool may_be_remote(CgFn *f, const CgAccess *a)
 {
-    if (!f->cg->opt->distributed || pooled(f, a))
+    if (!f->cg->opt->distributed)
         return false;
     if (a->owner->kind == TY_CLASS && a->owner->cls->is_active)
         return false;
@@ -272,14 +250,50 @@ static bool may_be_remote(CgFn *f, const CgAccess *a)
 LLVMValueRef cg_is_remote_ref(CgFn *f, LLVMValueRef ptr)
 {
     Cg *cg = f->cg;
-    LLVMValueRef bits = LLVMBuildPtrToInt(cg->b, ptr, cg->t_i64, "ref.bits");
+    LLVMValueRef bits = LLVMTypeOf(ptr) == cg->t_i64    /* a place value: a pool */
+                            ? ptr : LLVMBuildPtrToInt(cg->b, ptr, cg->t_i64, "ref.bits");
     LLVMValueRef tag = LLVMBuildAnd(cg->b, bits, LLVMConstInt(cg->t_i64, 1, 0), "ref.tag");
     return LLVMBuildICmp(cg->b, LLVMIntNE, tag, LLVMConstInt(cg->t_i64, 0, 0), "is.remote");
+}
+
+void cg_far_begin(CgFn *f, LLVMValueRef ref, CgFar *far)
+{
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "local");
+    far->remote = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "remote");
+    far->join = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "joined");
+    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, ref), far->remote, local_bb);
+    LLVMPositionBuilderAtEnd(cg->b, local_bb);
+}
+
+void cg_far_else(CgFn *f, CgFar *far, LLVMValueRef here)
+{
+    far->here = here;
+    far->here_end = LLVMGetInsertBlock(f->cg->b);
+    LLVMBuildBr(f->cg->b, far->join);
+    LLVMPositionBuilderAtEnd(f->cg->b, far->remote);
+}
+
+LLVMValueRef cg_far_end(CgFn *f, CgFar *far, LLVMValueRef there, const char *name)
+{
+    Cg *cg = f->cg;
+    LLVMBasicBlockRef there_end = LLVMGetInsertBlock(cg->b);
+    LLVMBuildBr(cg->b, far->join);
+    LLVMPositionBuilderAtEnd(cg->b, far->join);
+    if (!far->here || !there)
+        return far->here;
+    LLVMValueRef phi = LLVMBuildPhi(cg->b, LLVMTypeOf(far->here), name);
+    LLVMValueRef vals[2] = {far->here, there};
+    LLVMBasicBlockRef from[2] = {far->here_end, there_end};
+    LLVMAddIncoming(phi, vals, from, 2);
+    return phi;
 }
 
 LLVMValueRef cg_remote_ref_node(CgFn *f, LLVMValueRef ref)
 {
     Cg *cg = f->cg;
+    if (LLVMTypeOf(ref) == cg->t_i64)
+        ref = LLVMBuildIntToPtr(cg->b, ref, cg->t_ptr, "ref");
     /* the proxy's first word, one byte below the tagged reference */
     LLVMValueRef off = LLVMConstInt(cg->t_i64, (unsigned long long)-1, 1);
     LLVMValueRef addr = LLVMBuildGEP2(cg->b, cg->t_i8, ref, &off, 1, "proxy");
@@ -315,30 +329,49 @@ static void remote_target(CgFn *f, CgAccess *a, LLVMValueRef *args)
     args[3] = LLVMConstInt(cg->t_i64, (unsigned long long)cg_travel_kind(a->type), 0);
 }
 
+/* The pool of a's pooled object, or NULL. */
+static LLVMValueRef pool_of(CgFn *f, const CgAccess *a)
+{
+    return pooled(f, a) ? cg_place_value(f, ty_home(a->owner)) : NULL;
+}
+
 static void count_remote_ref(CgFn *f, CgAccess *a, unsigned kind)
 {
     if (a->site && cg_counts(f, a->owner))
-        cg_count_access(f, a->site, a->loc, cg_remote_ref_node(f, a->base), kind);
+        cg_count_access(f, a->site, a->loc, cg_remote_ref_node(f, pooled(f, a)
+                                                                   ? pool_of(f, a) : a->base),
+                        kind);
 }
 
 /* Begins the two paths of an access that may be remote: the null check,
- * then a branch to *remote_bb (the bit is set) or on, in the local block.
- * The descriptor forgets its address and node, which the local path
- * computes anew and which must not be used beyond it. */
-static void split_remote(CgFn *f, CgAccess *a, LLVMBasicBlockRef *remote_bb,
-                         LLVMBasicBlockRef *join_bb)
+ * then the branch on the remote bit of the object's reference (of its
+ * pool's, for a pooled object), with the builder in the local path.  The
+ * descriptor forgets its address and node, which the local path computes
+ * anew and which must not be used beyond it. */
+static void split_remote(CgFn *f, CgAccess *a, LLVMValueRef pool, CgFar *far)
 {
-    Cg *cg = f->cg;
-    if (!a->null_known && !cg->opt->no_checks)
+    if (!a->null_known && !f->cg->opt->no_checks)
         cg_null_check(f, a->base, a->loc, null_message(a));
     a->null_known = true;
     a->addr = NULL;
     a->remote_node = NULL;
-    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "local");
-    *remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "remote");
-    *join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "accessed");
-    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, a->base), *remote_bb, local_bb);
-    LLVMPositionBuilderAtEnd(cg->b, local_bb);
+    cg_far_begin(f, pool ? pool : a->base, far);
+}
+
+/* The arguments of mos_pool_load and _store that say what is accessed:
+ * the pool, the object's number, its field's cluster and offset there,
+ * the kind of the value. */
+static void pool_target(CgFn *f, CgAccess *a, LLVMValueRef pool, LLVMValueRef *args)
+{
+    Cg *cg = f->cg;
+    const TcLayout *l = pooled(f, a);
+    int k = l->cluster_of[a->field->index];
+    args[0] = pool;
+    args[1] = a->base;
+    args[2] = LLVMConstInt(cg->t_i64, (unsigned long long)k, 0);
+    args[3] = LLVMConstInt(cg->t_i64, l->clusters.items[k]->offsets.items[l->slot_of[a->field->index]],
+                           0);
+    args[4] = LLVMConstInt(cg->t_i64, (unsigned long long)cg_travel_kind(a->type), 0);
 }
 
 /* An i64 word of an ABI value (pointer, int32, int64 or double), and back. */
@@ -371,18 +404,13 @@ LLVMValueRef cg_call_rt_far(CgFn *f, bool far, CgRt fn, LLVMValueRef *args, unsi
     if (!far)
         return cg_call_rt(f, fn, args, nargs, name);
     Cg *cg = f->cg;
-    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "local");
-    LLVMBasicBlockRef remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "remote");
-    LLVMBasicBlockRef join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "called");
-    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, args[0]), remote_bb, local_bb);
-
-    LLVMPositionBuilderAtEnd(cg->b, local_bb);
+    CgFar two;
+    cg_far_begin(f, args[0], &two);
     LLVMValueRef here = cg_call_rt(f, fn, args, nargs, name);
     LLVMTypeRef result_t = LLVMGetReturnType(cg->rt_type[fn]);
-    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);
-    LLVMBuildBr(cg->b, join_bb);
+    bool is_void = LLVMGetTypeKind(result_t) == LLVMVoidTypeKind;
+    cg_far_else(f, &two, is_void ? NULL : here);
 
-    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
     LLVMTypeRef words_t = LLVMArrayType(cg->t_i64, nargs);
     LLVMValueRef words = cg_entry_alloca(f, words_t, "call.words");
     for (unsigned i = 0; i < nargs; i++) {
@@ -397,19 +425,7 @@ LLVMValueRef cg_call_rt_far(CgFn *f, bool far, CgRt fn, LLVMValueRef *args, unsi
         args[nargs - 1],        /* every such call's last argument: where */
     };
     LLVMValueRef w = cg_call_rt(f, CG_RT_mos_remote_call, call_args, 4, "remote.result");
-    LLVMValueRef there = LLVMGetTypeKind(result_t) == LLVMVoidTypeKind
-                             ? NULL : abi_value(cg, w, result_t);
-    LLVMBasicBlockRef there_end = LLVMGetInsertBlock(cg->b);
-    LLVMBuildBr(cg->b, join_bb);
-
-    LLVMPositionBuilderAtEnd(cg->b, join_bb);
-    if (!there)
-        return here;
-    LLVMValueRef phi = LLVMBuildPhi(cg->b, result_t, name);
-    LLVMValueRef vals[2] = {here, there};
-    LLVMBasicBlockRef from[2] = {here_end, there_end};
-    LLVMAddIncoming(phi, vals, from, 2);
-    return phi;
+    return cg_far_end(f, &two, is_void ? NULL : abi_value(cg, w, result_t), name);
 }
 
 LLVMValueRef cg_length_far(CgFn *f, bool far, LLVMValueRef arr, const Type *t, Loc loc)
@@ -429,32 +445,29 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
     if (!may_be_remote(f, a))
         return local_load(f, a, name);
     Cg *cg = f->cg;
-    LLVMBasicBlockRef remote_bb, join_bb;
-    split_remote(f, a, &remote_bb, &join_bb);
+    LLVMValueRef pool = pool_of(f, a);
+    CgFar far;
+    split_remote(f, a, pool, &far);
     bool was_checked = a->checked;
-    LLVMValueRef here = local_load(f, a, name);
-    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);
-    LLVMBuildBr(cg->b, join_bb);
+    cg_far_else(f, &far, local_load(f, a, name));
     a->addr = NULL;
     a->remote_node = NULL;
 
-    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
     count_remote_ref(f, a, EFF_READ);
-    LLVMValueRef args[5];
-    remote_target(f, a, args);
-    args[4] = cg_where(cg, a->loc);
-    LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "remote.bits");
-    LLVMValueRef there = cg_word_to_value(f, bits, a->type);
-    LLVMBasicBlockRef there_end = LLVMGetInsertBlock(cg->b);
-    LLVMBuildBr(cg->b, join_bb);
-
-    LLVMPositionBuilderAtEnd(cg->b, join_bb);
+    LLVMValueRef args[6];
+    LLVMValueRef bits;
+    if (pool) {
+        pool_target(f, a, pool, args);
+        args[5] = cg_where(cg, a->loc);
+        bits = cg_call_rt(f, CG_RT_mos_pool_load, args, 6, "remote.bits");
+    } else {
+        remote_target(f, a, args);
+        args[4] = cg_where(cg, a->loc);
+        bits = cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "remote.bits");
+    }
+    LLVMValueRef v = cg_far_end(f, &far, cg_word_to_value(f, bits, a->type), name);
     a->checked = was_checked;   /* the local path's checks are its own */
-    LLVMValueRef phi = LLVMBuildPhi(cg->b, LLVMTypeOf(here), name);
-    LLVMValueRef vals[2] = {here, there};
-    LLVMBasicBlockRef from[2] = {here_end, there_end};
-    LLVMAddIncoming(phi, vals, from, 2);
-    return phi;
+    return v;
 }
 
 void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
@@ -464,25 +477,30 @@ void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
         return;
     }
     Cg *cg = f->cg;
-    LLVMBasicBlockRef remote_bb, join_bb;
-    split_remote(f, a, &remote_bb, &join_bb);
+    LLVMValueRef pool = pool_of(f, a);
+    CgFar far;
+    split_remote(f, a, pool, &far);
     bool was_checked = a->checked;
     a->checked = false;         /* a load's checks were on its own path */
     local_store(f, a, value);
-    LLVMBuildBr(cg->b, join_bb);
+    cg_far_else(f, &far, NULL);
     a->addr = NULL;
     a->remote_node = NULL;
 
-    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
     count_remote_ref(f, a, EFF_WRITE);
-    LLVMValueRef args[6];
-    remote_target(f, a, args);
-    args[4] = cg_value_to_word(f, value, a->type);
-    args[5] = cg_where(cg, a->loc);
-    cg_call_rt(f, CG_RT_mos_remote_store, args, 6, "");
-    LLVMBuildBr(cg->b, join_bb);
-
-    LLVMPositionBuilderAtEnd(cg->b, join_bb);
+    LLVMValueRef args[7];
+    if (pool) {
+        pool_target(f, a, pool, args);
+        args[5] = cg_value_to_word(f, value, a->type);
+        args[6] = cg_where(cg, a->loc);
+        cg_call_rt(f, CG_RT_mos_pool_store, args, 7, "");
+    } else {
+        remote_target(f, a, args);
+        args[4] = cg_value_to_word(f, value, a->type);
+        args[5] = cg_where(cg, a->loc);
+        cg_call_rt(f, CG_RT_mos_remote_store, args, 6, "");
+    }
+    cg_far_end(f, &far, NULL, "");
     a->checked = was_checked;
 }
 

@@ -124,9 +124,10 @@ static char travel_kind(const Type *t)
 }
 
 /* Records how the message of `run` travels: params' slots, then nplaces
- * place slots, then the result. */
-static void record_kinds(Cg *cg, LLVMValueRef run, const ParamVec *params, size_t nplaces,
-                         const Type *result)
+ * place slots (of method fd's place parameters, NULL: a class's), then
+ * the result.  A place is a node's number, or a pool's descriptor ('p'). */
+static void record_kinds(Cg *cg, LLVMValueRef run, const ParamVec *params, FuncDecl *fd,
+                         size_t nplaces, const Type *result)
 {
     if (!cg->opt->distributed)
         return;
@@ -134,7 +135,9 @@ static void record_kinds(Cg *cg, LLVMValueRef run, const ParamVec *params, size_
     char *kinds = arena_alloc(n + 3);
     for (size_t i = 0; i < params->len; i++)
         kinds[i] = travel_kind(params->items[i]->sym->type);
-    memset(kinds + params->len, 'i', nplaces);
+    for (size_t j = 0; j < nplaces; j++)
+        kinds[params->len + j] = fd && tc_place_is_pool(tc_place_func_param(fd, (int)j)) ? 'p'
+                                                                                         : 'i';
     kinds[n] = '>';
     kinds[n + 1] = travel_kind(result);
     kinds[n + 2] = '\0';
@@ -146,21 +149,13 @@ void cg_emit_message_table(Cg *cg)
 {
     if (!cg->opt->distributed)
         return;
-    LLVMTypeRef entry_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_ptr, cg->t_ptr},
-                                                  2, 0);
     size_t n = cg->message_kinds.len;
-    LLVMValueRef *elems = arena_alloc((n + 1) * sizeof *elems);
+    LLVMValueRef *pairs = arena_alloc((2 * n + 1) * sizeof *pairs);
     for (size_t i = 0; i < n; i++) {
-        LLVMValueRef v[2] = {cg->message_kinds.items[i].run,
-                             cg_cstring(cg, cg->message_kinds.items[i].kinds, "kinds")};
-        elems[i] = LLVMConstStructInContext(cg->ctx, v, 2, 0);
+        pairs[2 * i] = cg->message_kinds.items[i].run;
+        pairs[2 * i + 1] = cg_cstring(cg, cg->message_kinds.items[i].kinds, "kinds");
     }
-    LLVMValueRef end[2] = {LLVMConstNull(cg->t_ptr), LLVMConstNull(cg->t_ptr)};
-    elems[n] = LLVMConstStructInContext(cg->ctx, end, 2, 0);
-    LLVMValueRef arr = LLVMConstArray(entry_t, elems, (unsigned)n + 1);
-    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos_message_table");
-    LLVMSetInitializer(table, arr);
-    LLVMSetGlobalConstant(table, 1);
+    cg_emit_pair_table(cg, "mos_message_table", pairs, n);
 }
 
 /* ---- run functions -------------------------------------------------------- */
@@ -185,7 +180,7 @@ static LLVMValueRef message_run(Cg *cg, CgInst *in)
         return in->msg_run;
     in->msg_run = declare_run(cg, arena_printf("mos.msg.%s", in->name + strlen("mos.m.")));
     VEC_PUSH(cg->pending_runs, in);
-    record_kinds(cg, in->msg_run, &in->func->params, in->nctx - in->nclass,
+    record_kinds(cg, in->msg_run, &in->func->params, in->func, in->nctx - in->nclass,
                  in->func->result_type);
     return in->msg_run;
 }
@@ -310,7 +305,7 @@ void cg_emit_actor_new(Cg *cg, CgInst *in)
         static ParamVec no_params;
         ParamVec *params = cls->init ? &cls->init->params : &no_params;
         size_t nplaces = distributed ? c->nplaces : 0;
-        record_kinds(cg, ctor, params, nplaces, ty_unit);
+        record_kinds(cg, ctor, params, NULL, nplaces, ty_unit);
         LLVMValueRef msg = build_message(&f, ctor, params, values, places, nplaces, false);
         args[0] = f.this_val;
         args[1] = msg;
@@ -372,19 +367,11 @@ LLVMValueRef cg_get(CgFn *f, Expr *e)
 
 void cg_emit_wait_sites(Cg *cg)
 {
-    LLVMTypeRef site_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_ptr, cg->t_ptr},
-                                                 2, 0);
     size_t n = cg->wait_sites.len;
-    LLVMValueRef *elems = arena_alloc((n + 1) * sizeof *elems);
+    LLVMValueRef *pairs = arena_alloc((2 * n + 1) * sizeof *pairs);
     for (size_t i = 0; i < n; i++) {
-        LLVMValueRef v[2] = {cg->wait_sites.items[i].where,
-                             cg_cstring(cg, cg->wait_sites.items[i].function, "function")};
-        elems[i] = LLVMConstStructInContext(cg->ctx, v, 2, 0);
+        pairs[2 * i] = cg->wait_sites.items[i].where;
+        pairs[2 * i + 1] = cg_cstring(cg, cg->wait_sites.items[i].function, "function");
     }
-    LLVMValueRef end[2] = {LLVMConstNull(cg->t_ptr), LLVMConstNull(cg->t_ptr)};
-    elems[n] = LLVMConstStructInContext(cg->ctx, end, 2, 0);
-    LLVMValueRef arr = LLVMConstArray(site_t, elems, (unsigned)n + 1);
-    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos_wait_sites");
-    LLVMSetInitializer(table, arr);
-    LLVMSetGlobalConstant(table, 1);
+    cg_emit_pair_table(cg, "mos_wait_sites", pairs, n);
 }

@@ -263,6 +263,24 @@ static inline bool cg_knows_places(const Cg *cg)
     return cg->opt->count_remote || cg->opt->distributed;
 }
 LLVMValueRef cg_is_remote_ref(CgFn *f, LLVMValueRef ptr);
+/* The two paths of code that may meet a remote reference `ref` (a
+ * pointer, or a pool's i64 place value): cg_far_begin branches on its bit
+ * and leaves the builder in the local path; cg_far_else ends the local
+ * path with its value (or NULL) and moves to the remote one; cg_far_end
+ * ends that with its value and joins them (a phi, unless NULL). */
+typedef struct CgFar {
+    LLVMBasicBlockRef remote, join, here_end;
+    LLVMValueRef here;
+} CgFar;
+void cg_far_begin(CgFn *f, LLVMValueRef ref, CgFar *far);
+void cg_far_else(CgFn *f, CgFar *far, LLVMValueRef here);
+LLVMValueRef cg_far_end(CgFn *f, CgFar *far, LLVMValueRef there, const char *name);
+/* Ends the local path of a pool word with `here` and reads word `which`
+ * of mos_pool_word on the remote path (pool.c). */
+LLVMValueRef cg_far_pool_word(CgFn *f, LLVMValueRef pool, CgFar *far, LLVMValueRef here,
+                              int which, const char *name);
+/* --distributed: mos_global_pools, the top-level pools' globals (pool.c). */
+void cg_emit_global_pool_table(Cg *cg);
 /* The node of place `at` at run time: a pool's node for a pool. */
 LLVMValueRef cg_node_of_place(CgFn *f, Place *at);
 LLVMValueRef cg_remote_ref_node(CgFn *f, LLVMValueRef ref);
@@ -284,6 +302,10 @@ bool cg_optimise(Cg *cg);
 bool cg_write_output(Cg *cg, CgOutput output, const char *out_path);
 
 /* ---- module.c ---------------------------------------------------------- */
+
+/* A constant table `name` of n pairs of pointers (pairs[2i], pairs[2i+1]),
+ * ended by a pair of NULLs: the runtime's tables of the program. */
+void cg_emit_pair_table(Cg *cg, const char *name, LLVMValueRef *pairs, size_t n);
 
 /* The LLVM type of a value of type t in a register or local (bool i1). */
 LLVMTypeRef cg_type(Cg *cg, const Type *t);

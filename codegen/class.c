@@ -153,14 +153,9 @@ LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int 
     /* --distributed: a passive object may be another node's, and its
      * places are read where it is, like its fields */
     CgClass *c = cg_class(cg, cls);
-    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "place.local");
-    LLVMBasicBlockRef remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "place.remote");
-    LLVMBasicBlockRef join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "place.known");
-    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, obj), remote_bb, local_bb);
-    LLVMPositionBuilderAtEnd(cg->b, local_bb);
-    LLVMValueRef here = load_place_here(f, obj, cls, i);
-    LLVMBuildBr(cg->b, join_bb);
-    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
+    CgFar far;
+    cg_far_begin(f, obj, &far);
+    cg_far_else(f, &far, load_place_here(f, obj, cls, i));
     LLVMValueRef args[5] = {
         obj,
         LLVMConstInt(cg->t_i64, 0, 0),          /* a field's word */
@@ -169,14 +164,7 @@ LLVMValueRef cg_load_place_field(CgFn *f, LLVMValueRef obj, ClassDecl *cls, int 
         LLVMConstInt(cg->t_i64, 'i', 0),
         LLVMConstNull(cg->t_ptr),               /* a place's load cannot fail */
     };
-    LLVMValueRef there = cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "place");
-    LLVMBuildBr(cg->b, join_bb);
-    LLVMPositionBuilderAtEnd(cg->b, join_bb);
-    LLVMValueRef phi = LLVMBuildPhi(cg->b, cg->t_i64, "place");
-    LLVMValueRef vals[2] = {here, there};
-    LLVMBasicBlockRef from[2] = {local_bb, remote_bb};
-    LLVMAddIncoming(phi, vals, from, 2);
-    return phi;
+    return cg_far_end(f, &far, cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "place"), "place");
 }
 
 void cg_store_place_fields(CgFn *f, LLVMValueRef obj, ClassDecl *cls, LLVMValueRef *values)

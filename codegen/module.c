@@ -110,6 +110,21 @@ static void add_ret_attr(Cg *cg, LLVMValueRef fn, unsigned kind)
                             LLVMCreateEnumAttribute(cg->ctx, kind, 0));
 }
 
+void cg_emit_pair_table(Cg *cg, const char *name, LLVMValueRef *pairs, size_t n)
+{
+    LLVMTypeRef pair_t = LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->t_ptr, cg->t_ptr},
+                                                 2, 0);
+    LLVMValueRef *elems = arena_alloc((n + 1) * sizeof *elems);
+    for (size_t i = 0; i < n; i++)
+        elems[i] = LLVMConstStructInContext(cg->ctx, pairs + 2 * i, 2, 0);
+    LLVMValueRef end[2] = {LLVMConstNull(cg->t_ptr), LLVMConstNull(cg->t_ptr)};
+    elems[n] = LLVMConstStructInContext(cg->ctx, end, 2, 0);
+    LLVMValueRef arr = LLVMConstArray(pair_t, elems, (unsigned)n + 1);
+    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), name);
+    LLVMSetInitializer(table, arr);
+    LLVMSetGlobalConstant(table, 1);
+}
+
 /* abi.def spells types as letters; stringising the parameter list gives
  * e.g. "(p , p )" (comments are gone by then), which we read back. */
 static const struct {
@@ -457,6 +472,7 @@ bool cg_compile(Program *program, const CgOptions *options, CgOutput output,
         cg_emit_remote_table(&cg);
         cg_emit_wait_sites(&cg);
         cg_emit_message_table(&cg);
+        cg_emit_global_pool_table(&cg);
         cg_debug_finish(&cg);
         ok = cg_verify(&cg) && cg_optimise(&cg) && cg_write_output(&cg, output, out_path);
     }

@@ -72,7 +72,7 @@ static LLVMValueRef pool_word(CgFn *f, LLVMValueRef pool, uint64_t offset, const
     return v;
 }
 
-LLVMValueRef cg_pool_places_word(CgFn *f, LLVMValueRef pool, int i)
+static LLVMValueRef pool_place_here(CgFn *f, LLVMValueRef pool, int i)
 {
     Cg *cg = f->cg;
     LLVMValueRef places = pool_word(f, pool, MOS_POOL_PLACES_OFFSET, "pool.places", true);
@@ -82,6 +82,16 @@ LLVMValueRef cg_pool_places_word(CgFn *f, LLVMValueRef pool, int i)
     LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, addr, "pool.place");
     cg_mark_invariant(cg, v);
     return v;
+}
+
+LLVMValueRef cg_pool_places_word(CgFn *f, LLVMValueRef pool, int i)
+{
+    if (!f->cg->opt->distributed)
+        return pool_place_here(f, pool, i);
+    /* a pool of another node knows its places there */
+    CgFar far;
+    cg_far_begin(f, pool, &far);
+    return cg_far_pool_word(f, pool, &far, pool_place_here(f, pool, i), 2 + i, "pool.place");
 }
 
 LLVMValueRef cg_place_value(CgFn *f, Place *p)

@@ -77,12 +77,19 @@ static LLVMValueRef make_pool(CgFn *f, TcPool *p)
     return LLVMBuildPtrToInt(cg->b, d, cg->t_i64, p->decl->name.text);
 }
 
-/* Sets the places of its objects' class (those after the pool itself). */
+/* Sets the places of its objects' class (those after the pool itself):
+ * under --distributed through the runtime, the pool being perhaps
+ * another node's. */
 static void set_pool_places(CgFn *f, TcPool *p, LLVMValueRef pool)
 {
     Cg *cg = f->cg;
     for (uint32_t i = 1; i < p->elem->nplaces; i++) {
         LLVMValueRef v = cg_place_value(f, p->elem->places[i]);
+        if (cg->opt->distributed) {
+            LLVMValueRef args[3] = {pool, LLVMConstInt(cg->t_i64, i, 0), v};
+            cg_call_rt(f, CG_RT_mos_pool_set_place, args, 3, "");
+            continue;
+        }
         LLVMValueRef base = LLVMBuildIntToPtr(cg->b, pool, cg->t_ptr, "");
         LLVMValueRef off = LLVMConstInt(cg->t_i64, MOS_POOL_PLACES_OFFSET, 0);
         LLVMValueRef at = LLVMBuildInBoundsGEP2(cg->b, cg->t_i8, base, &off, 1, "");
@@ -124,6 +131,26 @@ void cg_create_global_pools(CgFn *f)
     for (size_t i = 0; i < n; i++)
         if (made[i])
             set_pool_places(f, tc_pool_at(i), made[i]);
+    if (cg->opt->distributed)       /* the other processes learn of them */
+        cg_call_rt(f, CG_RT_mos_pools_made, NULL, 0, "");
+}
+
+void cg_emit_global_pool_table(Cg *cg)
+{
+    if (!cg->opt->distributed)
+        return;
+    size_t n = tc_pool_count(), k = 0;
+    LLVMValueRef elems[n + 1];
+    for (size_t i = 0; i < n; i++) {
+        TcPool *p = tc_pool_at(i);
+        if (!p->decl->is_local)
+            elems[k++] = cg_map_get_ptr(&cg->pools, p->decl);
+    }
+    elems[k++] = LLVMConstNull(cg->t_ptr);
+    LLVMValueRef arr = LLVMConstArray(cg->t_ptr, elems, (unsigned)k);
+    LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(arr), "mos_global_pools");
+    LLVMSetInitializer(table, arr);
+    LLVMSetGlobalConstant(table, 1);
 }
 
 void cg_emit_pool_stmt(CgFn *f, Stmt *s)
@@ -153,25 +180,6 @@ LLVMValueRef cg_pool_value(CgFn *f, PoolDecl *pd)
     ASSERT(at, "a pool is made before code uses it");
     LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, at, pd->name.text);
     cg_tbaa(cg, v, ty_int, true);
-    if (cg->opt->distributed && !pd->is_local) {
-        /* --distributed: a top-level pool is made by main, in node 0's
-         * process; other processes have none (docs/distributed.md) */
-        LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntEQ, v, LLVMConstInt(cg->t_i64, 0, 0),
-                                          "pool.elsewhere");
-        LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "pool.fail");
-        LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "pool.here");
-        LLVMBuildCondBr(cg->b, none, fail, ok);
-        LLVMPositionBuilderAtEnd(cg->b, fail);
-        LLVMValueRef args[2] = {
-            cg_where(cg, pd->loc),
-            cg_cstring(cg, arena_printf("invalid argument: pool '%s' is node 0's, and under "
-                                        "--distributed another node cannot use it yet",
-                                        pd->name.text), "msg"),
-        };
-        cg_call_rt(f, CG_RT_mos_panic, args, 2, "");
-        LLVMBuildUnreachable(cg->b);
-        LLVMPositionBuilderAtEnd(cg->b, ok);
-    }
     return v;
 }
 
@@ -196,17 +204,40 @@ static LLVMValueRef pool_word(CgFn *f, LLVMValueRef pool, uint64_t offset, const
     return v;
 }
 
+LLVMValueRef cg_far_pool_word(CgFn *f, LLVMValueRef pool, CgFar *far, LLVMValueRef here,
+                              int which, const char *name)
+{
+    cg_far_else(f, far, here);
+    LLVMValueRef args[2] = {pool, LLVMConstInt(f->cg->t_i64, (unsigned long long)which, 0)};
+    return cg_far_end(f, far, cg_call_rt(f, CG_RT_mos_pool_word, args, 2, name), name);
+}
+
 LLVMValueRef cg_pool_size(CgFn *f, LLVMValueRef pool)
 {
-    return pool_word(f, pool, MOS_POOL_SIZE_OFFSET, "pool.size");
+    if (!f->cg->opt->distributed)
+        return pool_word(f, pool, MOS_POOL_SIZE_OFFSET, "pool.size");
+    CgFar far;
+    cg_far_begin(f, pool, &far);
+    return cg_far_pool_word(f, pool, &far,
+                            pool_word(f, pool, MOS_POOL_SIZE_OFFSET, "pool.size"), 0,
+                            "pool.size");
 }
 
 LLVMValueRef cg_pool_node(CgFn *f, LLVMValueRef pool)
 {
+    if (f->cg->opt->distributed) {
+        /* a pool is made on its node: a remote one's is its reference's */
+        CgFar far;
+        cg_far_begin(f, pool, &far);
+        LLVMValueRef v = pool_word(f, pool, MOS_POOL_NODE_OFFSET, "pool.node");
+        cg_far_else(f, &far, v);
+        return cg_far_end(f, &far, cg_remote_ref_node(f, pool), "pool.node");
+    }
     LLVMValueRef v = pool_word(f, pool, MOS_POOL_NODE_OFFSET, "pool.node");
     cg_mark_invariant(f->cg, v);
     return v;
 }
+
 
 LLVMValueRef cg_pooled_field_addr(CgFn *f, LLVMValueRef pool, const TcLayout *l,
                                   LLVMValueRef ref, FieldDecl *fd)

@@ -59,24 +59,10 @@ LLVMValueRef cg_remote_node(CgFn *f, LLVMValueRef ptr, const Type *t)
         return node_of(f, ptr, t);
     /* --distributed: a remote reference names its node; a local object's
      * node is this process's, which its own word says */
-    Cg *cg = f->cg;
-    LLVMBasicBlockRef local_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "node.local");
-    LLVMBasicBlockRef remote_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "node.remote");
-    LLVMBasicBlockRef join_bb = LLVMAppendBasicBlockInContext(cg->ctx, f->fn, "node.known");
-    LLVMBuildCondBr(cg->b, cg_is_remote_ref(f, ptr), remote_bb, local_bb);
-    LLVMPositionBuilderAtEnd(cg->b, local_bb);
-    LLVMValueRef here = node_of(f, ptr, t);
-    LLVMBasicBlockRef here_end = LLVMGetInsertBlock(cg->b);     /* node_of may branch */
-    LLVMBuildBr(cg->b, join_bb);
-    LLVMPositionBuilderAtEnd(cg->b, remote_bb);
-    LLVMValueRef there = cg_remote_ref_node(f, ptr);
-    LLVMBuildBr(cg->b, join_bb);
-    LLVMPositionBuilderAtEnd(cg->b, join_bb);
-    LLVMValueRef phi = LLVMBuildPhi(cg->b, cg->t_i64, "node");
-    LLVMValueRef vals[2] = {here, there};
-    LLVMBasicBlockRef from[2] = {here_end, remote_bb};
-    LLVMAddIncoming(phi, vals, from, 2);
-    return phi;
+    CgFar far;
+    cg_far_begin(f, ptr, &far);
+    cg_far_else(f, &far, node_of(f, ptr, t));
+    return cg_far_end(f, &far, cg_remote_ref_node(f, ptr), "node");
 }
 
 void cg_count_method(CgFn *f, const Expr *call, LLVMValueRef obj, const Expr *objx,

@@ -388,5 +388,20 @@ void *mos_place_at(void *obj, int64_t node, int32_t is_map, const char *where);
  * the node of words[0], a reference, with the words as its arguments;
  * kinds has one letter per word, then '>' and the result's. */
 int64_t mos_remote_call(int64_t fn, const char *kinds, const int64_t *words, const char *where);
+/* A pool of another node (its place value a remote reference): a field of
+ * object `ref`, in cluster `cluster` at `offset` of its record, read or
+ * written there; a word of its descriptor (0 its size, 1 its node, 2 + k
+ * the value of its class's place k).  mos_pool_set_place stores place k
+ * of any pool's class, and mos_pools_made tells the other processes the
+ * top-level pools main has just made (mos_global_pools). */
+int64_t mos_pool_load(int64_t pool, void *ref, int64_t cluster, int64_t offset, int64_t kind,
+                      const char *where);
+void mos_pool_store(int64_t pool, void *ref, int64_t cluster, int64_t offset, int64_t kind,
+                    int64_t value, const char *where);
+int64_t mos_pool_word(int64_t pool, int64_t which);
+void mos_pool_set_place(int64_t pool, int64_t k, int64_t value);
+void mos_pools_made(void);
+/* The top-level pools' globals, NULL-terminated (--distributed). */
+extern int64_t *const mos_global_pools[];
 
 #endif

@@ -31,6 +31,7 @@
  * the capacity grows the roots under a lock before the object is used.
  */
 #include "rt_internal.h"
+#include "transport.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -77,6 +78,10 @@ static void unmap_clusters(void *obj, void *data)
 
 MosPool *mos_pool_new(const MosPoolShape *shape, int64_t node)
 {
+#ifdef MOS_DISTRIBUTED
+    if (rt_tp_self() >= 0 && node != rt_tp_self() && rt_tp_nodes() > 1)
+        return rt_tp_pool_new(shape, node);     /* made on its node (transport.h) */
+#endif
     uint64_t want = 0;
     for (int64_t k = 0; k < shape->nclusters; k++)
         want += (uint64_t)shape->strides[k] * (uint64_t)MOS_POOL_MAX_OBJECTS;
@@ -140,6 +145,10 @@ static void cover(MosPool *p, int64_t n, const char *where)
 
 int64_t mos_pool_alloc(MosPool *p, const char *where)
 {
+#ifdef MOS_DISTRIBUTED
+    if (RT_IS_REMOTE(p))
+        return rt_tp_pool_alloc(p, where);
+#endif
     int64_t n = atomic_fetch_add((_Atomic int64_t *)&p->size, 1) + 1;
     if (n > atomic_load((_Atomic int64_t *)&p->capacity)) {
         pthread_mutex_lock(&grow_lock);

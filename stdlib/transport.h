@@ -106,6 +106,11 @@ void rt_tp_fulfil_remote(RtWaiter *w, int64_t value);
  * the reference to it; its header is set up there. */
 void *rt_tp_actor_new(int64_t bytes, int node);
 
+/* A pool made on node `node`, another process's, and the reference to it;
+ * an object allocated in a remote pool, its number. */
+MosPool *rt_tp_pool_new(const MosPoolShape *shape, int64_t node);
+int64_t rt_tp_pool_alloc(MosPool *pool_ref, const char *where);
+
 /* The letter of mos_message_table that says how the result of `run`
  * travels ('i', 's', 'r', 'u'). */
 int64_t rt_tp_result_kind(MosMessageRun run);

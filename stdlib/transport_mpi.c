@@ -31,6 +31,10 @@
  *            built, to be made here; CALL, a method of a local array or
  *            map run for another rank: each answered by DONE
  *   INC, RELEASE  the counts of the export table (below)
+ *   POOLNEW  "make a pool of this shape here" (its shape named by its
+ *            offset in the executable, the same in every rank), answered
+ *            by DONE; POOLS, from node 0 once main has made the top-level
+ *            pools: the references to them, for every rank's globals
  *   FLUSH    "tell me how many of my packets you have handled", answered
  *            by ACK (the causal barrier below)
  *   TOKEN    the termination detector's token
@@ -122,11 +126,11 @@
 
 enum {
     PK_MSG = 1, PK_REPLY, PK_SUB, PK_CREATE, PK_CREATED,    /* basic */
-    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE, PK_INC,
+    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE, PK_INC, PK_POOLNEW, PK_POOLS,
     PK_RELEASE,                     /* queued, but neither counted nor held */
     PK_FLUSH, PK_ACK, PK_TOKEN, PK_END, PK_DEADLOCK,         /* control */
 };
-#define PK_BASIC(t) ((t) <= PK_INC)
+#define PK_BASIC(t) ((t) <= PK_POOLS)
 
 typedef struct Packet {
     struct Packet *next;
@@ -498,13 +502,14 @@ static MosString *get_string(Reader *r)
 }
 
 /* One value of kind `kind` (a letter of mos_message_table). */
-static void put_value(Packet *p, int kind, int64_t v, const char *where)
+static void put_value(Packet *p, int kind, int64_t v)
 {
     switch (kind) {
     case 's': put_string(p, (const MosString *)(uintptr_t)v); break;
-    case 'r': put_reference(p, (void *)(uintptr_t)v); break;
-    case 'p':
-        mos_panic(where, "invalid argument: a pool cannot be sent to another node");
+    case 'r':
+    case 'p':       /* a pool's place value: its descriptor's address */
+        put_reference(p, (void *)(uintptr_t)v);
+        break;
     default: pk_word(p, (uint64_t)v); break;
     }
 }
@@ -516,7 +521,7 @@ static int64_t get_value(Reader *r, int kind)
     switch (kind) {
     case 'a': return (int64_t)(uintptr_t)get_array(r);
     case 's': return (int64_t)(uintptr_t)get_string(r);
-    case 'r': return (int64_t)(uintptr_t)get_reference(r);
+    case 'r': case 'p': return (int64_t)(uintptr_t)get_reference(r);
     default: return (int64_t)rd_word(r);
     }
 }
@@ -624,6 +629,7 @@ void *rt_tp_actor_new(int64_t bytes, int node)
 
 void *rt_tp_send(void *actor_ref, RtMessage *m, const char *where)
 {
+    (void)where;        /* the receiver checks nothing the sender must name */
     Proxy *x = proxy_of(actor_ref);
     size_t index = message_index(m->run);
     const char *kinds = message_kinds(index);
@@ -640,7 +646,7 @@ void *rt_tp_send(void *actor_ref, RtMessage *m, const char *where)
     const int64_t *slots = (const int64_t *)(const void *)((const char *)m +
                                                          MOS_MESSAGE_HEADER_SIZE);
     for (size_t i = 0; i < nslots; i++)
-        put_value(p, kinds[i] && kinds[i] != '>' ? kinds[i] : 'i', slots[i], where);
+        put_value(p, kinds[i] && kinds[i] != '>' ? kinds[i] : 'i', slots[i]);
     enqueue(p);
     return f;
 }
@@ -659,7 +665,7 @@ static void send_reply(int node, uint64_t future, int kind, int64_t value)
     pk_word(p, PK_REPLY);
     pk_word(p, future);
     pk_word(p, (uint64_t)kind);
-    put_value(p, kind, value, RT_NOWHERE);
+    put_value(p, kind, value);
     enqueue(p);
 }
 
@@ -735,30 +741,32 @@ static int node_index(int64_t node)
     return (int)(k < 0 ? k + nranks : k);
 }
 
-int64_t mos_remote_load(void *ref, int64_t what, int64_t offset, int64_t kind,
-                        const char *where)
+/* A LOAD or STORE of what/offset/kind in ref's object, to be sent. */
+static Packet *data_request(int type, void *ref, int64_t what, int64_t offset, int64_t kind,
+                            Request *rq)
 {
     Proxy *x = proxy_of(ref);
-    Request rq = {0};
-    Packet *p = request((int)x->node, PK_LOAD, &rq);
+    Packet *p = request((int)x->node, type, rq);
     pk_word(p, x->addr);
     pk_word(p, (uint64_t)what);
     pk_word(p, (uint64_t)offset);
     pk_word(p, (uint64_t)kind);
-    return (int64_t)ask(p, &rq, where);
+    return p;
+}
+
+int64_t mos_remote_load(void *ref, int64_t what, int64_t offset, int64_t kind,
+                        const char *where)
+{
+    Request rq = {0};
+    return (int64_t)ask(data_request(PK_LOAD, ref, what, offset, kind, &rq), &rq, where);
 }
 
 void mos_remote_store(void *ref, int64_t what, int64_t offset, int64_t kind, int64_t value,
                       const char *where)
 {
-    Proxy *x = proxy_of(ref);
     Request rq = {0};
-    Packet *p = request((int)x->node, PK_STORE, &rq);
-    pk_word(p, x->addr);
-    pk_word(p, (uint64_t)what);
-    pk_word(p, (uint64_t)offset);
-    pk_word(p, (uint64_t)kind);
-    put_value(p, (int)kind, value, where);
+    Packet *p = data_request(PK_STORE, ref, what, offset, kind, &rq);
+    put_value(p, (int)kind, value);
     ask(p, &rq, where);
 }
 
@@ -813,14 +821,14 @@ static void set_elem_word(MosArray *a, int64_t i, int64_t v)
 }
 
 /* An array's contents, for another rank to make its own. */
-static void put_array(Packet *p, const MosArray *a, const char *where)
+static void put_array(Packet *p, const MosArray *a)
 {
     pk_word(p, (uint64_t)a->length);
     pk_word(p, (uint64_t)a->elem_size);
     pk_word(p, (uint64_t)a->elem_kind);
     int letter = elem_letter(a->elem_kind);
     for (int64_t i = 0; i < a->length; i++)
-        put_value(p, letter, elem_word(a, i), where);
+        put_value(p, letter, elem_word(a, i));
 }
 
 static MosArray *get_array(Reader *r)
@@ -850,10 +858,10 @@ void *mos_place_at(void *obj, int64_t node, int32_t is_map, const char *where)
         pk_word(p, (uint64_t)key_kind);
         pk_word(p, (uint64_t)value_kind);
         pk_word(p, (uint64_t)value_size);
-        put_array(p, mos_map_keys(m, where), where);
-        put_array(p, mos_map_values(m, where), where);
+        put_array(p, mos_map_keys(m, where));
+        put_array(p, mos_map_values(m, where));
     } else {
-        put_array(p, obj, where);
+        put_array(p, obj);
     }
     return import_reference(k, ask(p, &rq, where));
 }
@@ -871,8 +879,8 @@ enum {
     RT_ABI_COUNT
 };
 
-/* Up to this many arguments (mos_map_get_or's four). */
-#define CALL_MAX_ARGS 6
+/* Up to this many arguments (mos_pool_store's seven). */
+#define CALL_MAX_ARGS 8
 
 int64_t mos_remote_call(int64_t fn, const char *kinds, const int64_t *words, const char *where)
 {
@@ -898,11 +906,121 @@ int64_t mos_remote_call(int64_t fn, const char *kinds, const int64_t *words, con
             break;
         }
         default:
-            put_value(p, kinds[i], words[i], where);
+            put_value(p, kinds[i], words[i]);
             break;
         }
     }
     return (int64_t)ask(p, &rq, where);
+}
+
+/* ---- pools of another node ------------------------------------------------ */
+
+/* Where field `offset` of object `number` of cluster k of a pool is. */
+static char *pool_field(MosPool *p, int64_t number, int64_t k, int64_t offset)
+{
+    return p->clusters[k].bias + number * p->clusters[k].stride + offset;
+}
+
+int64_t mos_pool_load(int64_t pool, void *ref, int64_t cluster, int64_t offset, int64_t kind,
+                      const char *where)
+{
+    if (!RT_IS_REMOTE(pool)) {      /* the owner's side of a remote load */
+        char *at = pool_field((MosPool *)(uintptr_t)pool, (int64_t)(uintptr_t)ref, cluster,
+                              offset);
+        int64_t v = 0;
+        memcpy(&v, at, kind == 'b' ? 1 : 8);
+        return v;
+    }
+    char kinds[] = {'r', 'i', 'i', 'i', 'i', 'w', '>', (char)(kind == 'b' ? 'i' : kind), 0};
+    int64_t words[6] = {pool, (int64_t)(uintptr_t)ref, cluster, offset, kind,
+                        (int64_t)(uintptr_t)where};
+    return mos_remote_call(RT_ABI_mos_pool_load, kinds, words, where);
+}
+
+void mos_pool_store(int64_t pool, void *ref, int64_t cluster, int64_t offset, int64_t kind,
+                    int64_t value, const char *where)
+{
+    char kinds[] = {'r', 'i', 'i', 'i', 'i', (char)(kind == 'b' ? 'i' : kind), 'w', '>', 'u', 0};
+    int64_t words[7] = {pool, (int64_t)(uintptr_t)ref, cluster, offset, kind, value,
+                        (int64_t)(uintptr_t)where};
+    mos_remote_call(RT_ABI_mos_pool_store, kinds, words, where);
+}
+
+int64_t mos_pool_word(int64_t pool, int64_t which)
+{
+    if (RT_IS_REMOTE(pool)) {
+        int64_t words[2] = {pool, which};
+        return mos_remote_call(RT_ABI_mos_pool_word, "ri>i", words, RT_NOWHERE);
+    }
+    MosPool *p = (MosPool *)(uintptr_t)pool;
+    return which == 0 ? p->size : which == 1 ? p->node : p->places[which - 2];
+}
+
+void mos_pool_set_place(int64_t pool, int64_t k, int64_t value)
+{
+    if (RT_IS_REMOTE(pool)) {
+        int64_t words[3] = {pool, k, value};
+        mos_remote_call(RT_ABI_mos_pool_set_place, "rii>u", words, RT_NOWHERE);
+        return;
+    }
+    ((MosPool *)(uintptr_t)pool)->places[k] = value;
+}
+
+int64_t rt_tp_pool_alloc(MosPool *pool_ref, const char *where)
+{
+    int64_t words[2] = {(int64_t)(uintptr_t)pool_ref, (int64_t)(uintptr_t)where};
+    return mos_remote_call(RT_ABI_mos_pool_alloc, "rw>i", words, where);
+}
+
+/* An address in the executable as an offset from a symbol of the
+ * program's own module, which is the same in every rank (the same
+ * executable), and back. */
+static int64_t image_offset(const void *p)
+{
+    return (int64_t)((uintptr_t)p - (uintptr_t)mos_global_pools);
+}
+
+MosPool *rt_tp_pool_new(const MosPoolShape *shape, int64_t node)
+{
+    Request rq = {0};
+    Packet *p = request(node_index(node), PK_POOLNEW, &rq);
+    pk_word(p, (uint64_t)image_offset(shape));
+    pk_word(p, (uint64_t)node);
+    return import_reference(node_index(node), ask(p, &rq, RT_NOWHERE));
+}
+
+static void on_pool_new(Reader *r)
+{
+    uint64_t rq = rd_word(r);
+    const MosPoolShape *shape = (const MosPoolShape *)(const void *)
+        ((uintptr_t)mos_global_pools + (uintptr_t)(int64_t)rd_word(r));
+    MosPool *pool = mos_pool_new(shape, (int64_t)rd_word(r));
+    export_object(pool);
+    done(r->from, rq, DONE_OK, 'i', (int64_t)(uintptr_t)pool, 0, 0);
+}
+
+void mos_pools_made(void)
+{
+    if (!under_mpi || self_rank != 0)
+        return;
+    size_t n = 0;
+    while (mos_global_pools[n])
+        n++;
+    for (int d = 1; d < nranks; d++) {
+        Packet *p = pk_new(d, PK_POOLS);
+        pk_word(p, PK_POOLS);
+        pk_word(p, n);
+        for (size_t i = 0; i < n; i++)
+            put_reference(p, (void *)(uintptr_t)*mos_global_pools[i]);
+        enqueue(p);
+    }
+}
+
+static void on_pools(Reader *r)
+{
+    size_t n = (size_t)rd_word(r);
+    for (size_t i = 0; i < n && mos_global_pools[i]; i++)
+        *mos_global_pools[i] = (int64_t)(uintptr_t)get_reference(r);
 }
 
 /* Runs runtime function fn here with the words of a CALL. */
@@ -940,6 +1058,16 @@ static int64_t call_here(int64_t fn, const int64_t *a)
     case RT_ABI_mos_map_clear: mos_map_clear(xs, WHERE(1)); return 0;
     case RT_ABI_mos_map_keys: return (int64_t)(uintptr_t)mos_map_keys(xs, WHERE(1));
     case RT_ABI_mos_map_values: return (int64_t)(uintptr_t)mos_map_values(xs, WHERE(1));
+    case RT_ABI_mos_pool_alloc: return mos_pool_alloc(xs, WHERE(1));
+    case RT_ABI_mos_pool_word: return mos_pool_word(a[0], a[1]);
+    case RT_ABI_mos_pool_set_place: mos_pool_set_place(a[0], a[1], a[2]); return 0;
+    case RT_ABI_mos_pool_load:
+        return mos_pool_load(a[0], (void *)(uintptr_t)a[1], a[2], a[3], a[4], WHERE(5));
+    case RT_ABI_mos_pool_store: {
+        char *at = pool_field(xs, a[1], a[2], a[3]);
+        memcpy(at, &a[5], a[4] == 'b' ? 1 : 8);
+        return 0;
+    }
     default:
         rt_panicf(RT_NOWHERE, "internal error: runtime function %lld on another node",
                   (long long)fn);
@@ -985,7 +1113,7 @@ static void on_call(Reader *r)
         pk_word(p, 0);
         pk_word(p, 0);
         pk_word(p, 'a');
-        put_array(p, (MosArray *)(uintptr_t)v, RT_NOWHERE);
+        put_array(p, (MosArray *)(uintptr_t)v);
         enqueue(p);
         return;
     }
@@ -1006,7 +1134,7 @@ static void done(int node, uint64_t request_id, int64_t status, int kind, int64_
     pk_word(p, (uint64_t)d1);
     pk_word(p, (uint64_t)kind);
     if (status == DONE_OK)
-        put_value(p, kind, value, RT_NOWHERE);
+        put_value(p, kind, value);
     enqueue(p);
 }
 
@@ -1226,6 +1354,8 @@ static void handle(int type, Reader *r)
     case PK_PLACE: on_place(r); break;
     case PK_DONE: on_done(r); break;
     case PK_CALL: on_call(r); break;
+    case PK_POOLNEW: on_pool_new(r); break;
+    case PK_POOLS: on_pools(r); break;
     case PK_INC: export_object((void *)(uintptr_t)rd_word(r)); break;
     case PK_RELEASE: {
         void *obj = (void *)(uintptr_t)rd_word(r);
