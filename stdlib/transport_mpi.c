@@ -10,12 +10,15 @@
  * another rank costs its worker a packet built and queued, as a local
  * send costs a mailbox push.
  *
- * Packets.  Every packet is one MPI message of tag 0 whose first word
- * says what it is; with a single tag, MPI's non-overtaking rule makes the
+ * Packets.  A packet's first word says what it is.  The packets queued
+ * for one rank one after the other travel together, as one MPI message
+ * of tag 0 (a *frame*: each packet after its length, up to FRAME_BYTES),
+ * so that a stream of small sends costs one MPI message per frame rather
+ * than per send; with a single tag, MPI's non-overtaking rule makes the
  * packets from one rank to another arrive in the order they were sent.
- * A packet is sent with MPI_Isend and kept until MPI_Test says it left,
- * so two ranks sending each other large packets never wait for each
- * other.  What a packet carries:
+ * A frame is sent with MPI_Isend and kept until MPI_Test says it left
+ * (at most MAX_INFLIGHT at a time), so two ranks sending each other large
+ * frames never wait for each other.  What a packet carries:
  *
  *   MSG      a message for an actor: its address there, the index of its
  *            run function in mos_message_table (the same executable runs
@@ -1245,6 +1248,34 @@ static void on_place(Reader *r)
 
 /* ---- handling what arrives ------------------------------------------------- */
 
+/* ---- frames ------------------------------------------------------------------ */
+
+/* A frame is at most this long, unless one packet is longer: large enough
+ * that a stream of sends costs few MPI messages, small enough to stay
+ * within the sizes Open MPI sends eagerly between processes of a machine. */
+#define FRAME_BYTES ((size_t)32 << 10)
+/* Frames handed to MPI_Isend and not yet known to have left, at most: the
+ * progress thread tests every one of them each round. */
+#define MAX_INFLIGHT 64
+
+static int ninflight;
+
+/* Appends packet p to frame f (its length, then its bytes) and frees it. */
+static void frame_add(Packet *f, Packet *p)
+{
+    pk_word(f, p->len);
+    pk_bytes(f, p->buf, p->len);
+    pk_free(p);
+}
+
+static void frame_send(Packet *f)
+{
+    MPI_Isend(f->buf, (int)f->len, MPI_BYTE, f->dest, 0, MPI_COMM_WORLD, &f->req);
+    f->next = inflight;
+    inflight = f;
+    ninflight++;
+}
+
 static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
     Packet *p = pk_new(dest, type);
@@ -1255,9 +1286,9 @@ static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c,
     pk_word(p, d);
     /* control packets skip the queue: they are the progress thread's own,
      * and must not wait behind a packet the barrier holds */
-    MPI_Isend(p->buf, (int)p->len, MPI_BYTE, dest, 0, MPI_COMM_WORLD, &p->req);
-    p->next = inflight;
-    inflight = p;
+    Packet *f = pk_new(dest, type);
+    frame_add(f, p);
+    frame_send(f);
 }
 
 static void on_message(Reader *r)
@@ -1397,9 +1428,16 @@ static int poll_incoming(void)
             rt_panicf(RT_NOWHERE, "out of memory: a packet of %d bytes from node %d", n,
                       st.MPI_SOURCE);
         MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        Reader r = { buf, buf + n, st.MPI_SOURCE };
-        int type = (int)rd_word(&r);
-        handle(type, &r);
+        Reader frame = { buf, buf + n, st.MPI_SOURCE };
+        while (frame.p < frame.end) {
+            uint64_t len = rd_word(&frame);
+            if (len > (uint64_t)(frame.end - frame.p))
+                rt_panicf(RT_NOWHERE, "internal error: a bad frame from node %d", frame.from);
+            Reader r = { frame.p, frame.p + len, frame.from };
+            frame.p += len;
+            int type = (int)rd_word(&r);
+            handle(type, &r);
+        }
         if (buf != small)
             free(buf);
         any = 1;
@@ -1425,30 +1463,52 @@ static int may_send_to(int d)
     return ok;
 }
 
-static int flush_outgoing(void)
+static void reap_sent(void);
+
+/* The next packet of the queue, if it may go now to `dest` (any rank
+ * when dest is -1) and fits a frame of `room` bytes. */
+static Packet *next_packet(int dest, size_t room)
 {
-    int any = 0;
-    for (;;) {
-        pthread_mutex_lock(&out_lock);
-        Packet *p = out_head;
-        if (p && PK_BASIC(p->type) && !may_send_to(p->dest))
-            p = NULL;
-        if (p) {
-            out_head = p->next;
-            if (!out_head)
-                out_tail = NULL;
-        }
-        pthread_mutex_unlock(&out_lock);
-        if (!p)
-            return any;
+    pthread_mutex_lock(&out_lock);
+    Packet *p = out_head;
+    if (p && ((dest >= 0 && (p->dest != dest || p->len + 8 > room)) ||
+              (PK_BASIC(p->type) && !may_send_to(p->dest))))
+        p = NULL;
+    if (p) {
+        out_head = p->next;
+        if (!out_head)
+            out_tail = NULL;
+    }
+    pthread_mutex_unlock(&out_lock);
+    if (p) {
         atomic_fetch_sub_explicit(&out_count, 1, memory_order_relaxed);
         if (PK_BASIC(p->type)) {
             sent_to[p->dest]++;
             rt_remote_count_message(self_rank, p->dest, p->len);
         }
-        MPI_Isend(p->buf, (int)p->len, MPI_BYTE, p->dest, 0, MPI_COMM_WORLD, &p->req);
-        p->next = inflight;
-        inflight = p;
+    }
+    return p;
+}
+
+/* Sends the queue in frames, each the packets that follow each other for
+ * one rank; returns whether anything went. */
+static int flush_outgoing(void)
+{
+    int any = 0;
+    for (;;) {
+        if (ninflight >= MAX_INFLIGHT) {
+            reap_sent();
+            if (ninflight >= MAX_INFLIGHT)
+                return any;
+        }
+        Packet *p = next_packet(-1, 0);
+        if (!p)
+            return any;
+        Packet *f = pk_new(p->dest, p->type);
+        frame_add(f, p);
+        while (f->len < FRAME_BYTES && (p = next_packet(f->dest, FRAME_BYTES - f->len)))
+            frame_add(f, p);
+        frame_send(f);
         any = 1;
     }
 }
@@ -1462,6 +1522,7 @@ static void reap_sent(void)
         if (done) {
             *pp = p->next;
             pk_free(p);
+            ninflight--;
         } else {
             pp = &p->next;
         }
