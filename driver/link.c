@@ -6,6 +6,10 @@
  *
  *   CC -o OUT OBJECT RUNTIME/libmosaicrt.a [MOSAIC_LINK_FLAGS] MOSAIC_RT_LIBS
  *
+ * (--distributed: libmosaicrt-mpi.a, then Open MPI's libraries as
+ * configure found them, MOSAIC_MPI_LIBS, before MOSAIC_RT_LIBS; a mosaicc
+ * configured without Open MPI refuses --distributed, driver_can_distribute)
+ *
  * and, without -g, with -Wl,-S: the runtime library carries its own debug
  * information (most of a small program's file), which only a -g build of
  * the program has a use for.
