@@ -155,6 +155,9 @@ void rt_sched_quiescent(void);
 int rt_sched_idle(void);
 /* How many threads or turns of this process wait in a get. */
 int rt_sched_waiters(void);
+/* Writes this process's waiters on stderr, one line each (the deadlock
+ * report's list); nothing may run meanwhile. */
+void rt_sched_write_waiters(void);
 
 /* --- futures (future.c) --- */
 

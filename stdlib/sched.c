@@ -395,9 +395,8 @@ static int waiter_before(const RtWaiter *a, const RtWaiter *b)
 /* After the deadlock's message: every waiter, with the function or
  * method (class and method) its get is in, and its frames under -g.
  * Nothing runs any more, so the list holds still. */
-static void write_waiters(void *unused)
+void rt_sched_write_waiters(void)
 {
-    (void)unused;
     RtWaiter *list[RT_DEADLOCK_LIST_MAX];
     int n = 0, kept = 0;
     pthread_mutex_lock(&blocked_lock);
@@ -427,12 +426,21 @@ static void write_waiters(void *unused)
     }
 }
 
+/* A deadlock's details: this process's waiters, then (under MPI) every
+ * other node's, in node order. */
+static void write_all_waiters(void *unused)
+{
+    (void)unused;
+    rt_sched_write_waiters();
+    rt_tp_write_other_waiters();
+}
+
 static _Noreturn void deadlock(const char *where, const char *who)
 {
     char message[128];
     snprintf(message, sizeof message,
              "deadlock: %s is waiting on a future that can never be fulfilled", who);
-    rt_panic_with(where && *where ? where : RT_NOWHERE, message, write_waiters, NULL);
+    rt_panic_with(where && *where ? where : RT_NOWHERE, message, write_all_waiters, NULL);
 }
 
 /* Called by the thread whose decrement brought `awake` to zero: nothing

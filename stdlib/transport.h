@@ -79,6 +79,10 @@ int rt_tp_runs_main(void);
  * whole program is quiescent, and then calls rt_sched_quiescent. */
 void rt_tp_idle(void);
 
+/* During a deadlock report: has every other node's process write its
+ * waiters after this one's, in node order, and returns once they have. */
+void rt_tp_write_other_waiters(void);
+
 /* Called once, just before this process ends with `status` for any
  * reason (main's end at quiescence, exit(n), a runtime error): the other
  * nodes are told to end with the same status. */

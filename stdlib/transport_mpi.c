@@ -1596,6 +1596,39 @@ static void detect_termination(void)
     pass_token(token_count + balance, is_black, token_waiters + mine, first);
 }
 
+/* ---- the deadlock report ---------------------------------------------------- */
+
+/* Tag of the exchange that lists every node's waiters: apart from the
+ * packets, which nobody handles any more once the program is deadlocked. */
+#define WAITERS_TAG 1
+
+void rt_tp_write_other_waiters(void)
+{
+    if (!under_mpi || !pthread_equal(pthread_self(), progress_thread))
+        return;     /* the report is made by the progress thread (terminated) */
+    for (int r = 0; r < nranks; r++) {
+        if (r == self_rank)
+            continue;
+        int ask = 1, done = 0;
+        MPI_Send(&ask, 1, MPI_INT, r, WAITERS_TAG, MPI_COMM_WORLD);
+        MPI_Recv(&done, 1, MPI_INT, r, WAITERS_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
+/* Another node reports a deadlock: this one's waiters, then the answer. */
+static void poll_waiters_request(void)
+{
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, WAITERS_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+        return;
+    int ask = 0, done = 1;
+    MPI_Recv(&ask, 1, MPI_INT, st.MPI_SOURCE, WAITERS_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    rt_sched_write_waiters();
+    MPI_Send(&done, 1, MPI_INT, st.MPI_SOURCE, WAITERS_TAG, MPI_COMM_WORLD);
+}
+
 /* ---- ending --------------------------------------------------------------- */
 
 /* In the progress thread: tells every other rank (unless they told us),
@@ -1733,6 +1766,8 @@ static void *progress(void *unused)
             GC_invoke_finalizers();
         int worked = flush_outgoing();
         worked |= poll_incoming();
+        if (passive())      /* a deadlock report: every rank is idle then */
+            poll_waiters_request();
         reap_sent();
         detect_termination();
         if (worked) {

@@ -37,6 +37,10 @@ void rt_tp_idle(void)
     rt_sched_quiescent();
 }
 
+void rt_tp_write_other_waiters(void)
+{
+}
+
 void rt_tp_ending(int status)
 {
     (void)status;
