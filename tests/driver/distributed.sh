@@ -7,7 +7,7 @@
 # others instead of leaving them to hang.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..10"
+echo "1..11"
 
 cat >p.mos <<'MOS'
 class Cell<n> {
@@ -61,6 +61,7 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     echo "ok 8 # SKIP no Open MPI"
     echo "ok 9 # SKIP no Open MPI"
     echo "ok 10 # SKIP no Open MPI"
+    echo "ok 11 # SKIP no Open MPI"
     exit 0
 fi
 mpirun="mpirun --allow-run-as-root --oversubscribe"
@@ -152,4 +153,28 @@ if [ -x /usr/bin/time ] && "$mosaicc" --distributed gc.mos -o gc; then
 else
     echo "ok 8 # SKIP no /usr/bin/time"
 fi
+
+# A deadlock across three ranks names every waiter and its node.
+cat >dead.mos <<'MOS'
+active class A {
+  def ask(b: B<?>): int { return get b!ask_back(this) }
+  def value(): int { return 1 }
+}
+active class B {
+  def ask_back(a: A<?>): int { return get a!value() }
+}
+def main() {
+  let a = new A<node(1)>
+  let b = new B<node(2)>
+  println(get a!ask(b))
+}
+MOS
+"$mosaicc" --distributed dead.mos -o dead || exit 99
+timeout -k 5 30 $mpirun -np 3 ./dead >out 2>err
+status=$?
+[ $status -eq 101 ] && grep -q "^dead.mos:11:11: runtime error: deadlock: main is waiting" err &&
+    grep -q "^  main on node 0 waits at dead.mos:11:11, in 'main'" err &&
+    grep -q "^  an actor on node 1 waits at dead.mos:2:34, in 'A.ask'" err &&
+    grep -q "^  an actor on node 2 waits at dead.mos:6:39, in 'B.ask_back'" err
+check "a deadlock across three ranks lists every waiter with its node (status $status)" $?
 exit $failed
