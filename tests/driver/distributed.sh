@@ -145,7 +145,7 @@ peak() {
         timeout -k 5 120 $mpirun -np 2 /usr/bin/time -f "peak %M" ./gc "$1" 2>peak.err >/dev/null
         m=$(awk '/^peak/ { if ($2 > m) m = $2 } END { print m + 0 }' peak.err)
         [ "$m" -gt 0 ] && break
-        sed 's/^/# /' peak.err
+        sed 's/^/# /' peak.err >&2
     done
     echo "$m"
 }
