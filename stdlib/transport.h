@@ -17,13 +17,17 @@
  *                     k is MPI rank k, a process of its own with its own
  *                     heap; the same executable runs in every rank.
  *
- * What crosses the seam.  Only four things: a message for an actor (a
- * send, an actor's creation, a reply that fulfils a future), a read or a
- * write of some bytes of an object, array or map that lives on another
- * node, the news that a node has nothing left to run (quiescence is
- * decided above the nodes), and the end of the program (exit status,
- * runtime error).  Values cross by value when they are int, float, bool
- * or string, and as references otherwise (§10).
+ * What crosses the seam.  Only four kinds of thing: a message for an
+ * actor (a send, an actor's creation, a reply that fulfils a future); an
+ * access to data that lives on another node (a read or a write of some
+ * bytes of an object, array, map or pooled object, an allocation there,
+ * a method of an array, map or pool run there: mosaic_rt.h's
+ * "Distributed" entry points, which generated code calls only where §5's
+ * effects say an access may be remote); the news that a node has nothing
+ * left to run (quiescence is decided above the nodes); and the end of the
+ * program (exit status, runtime error, a deadlock's report).  Values
+ * cross by value when they are int, float, bool or string, and as
+ * references otherwise (§10).
  *
  * Who owns which memory.  Each node owns the objects allocated on it;
  * only its own threads ever load or store them.  Another node holds a
