@@ -149,7 +149,12 @@ peak() {
     done
     echo "$m"
 }
-if [ -x /usr/bin/time ] && "$mosaicc" --distributed gc.mos -o gc; then
+"$mosaicc" --distributed gc.mos -o gc || exit 99
+if nm gc 2>/dev/null | grep -q __asan_init; then
+    # AddressSanitizer keeps freed memory aside (its quarantine, 256 MiB),
+    # so a process's peak says nothing about what the program holds
+    n=$((n + 1)); echo "ok $n # SKIP a sanitizer build: peak memory is the sanitizer's"
+elif [ -x /usr/bin/time ]; then
     small=$(peak 3000)
     large=$(peak 30000)
     echo "# peak resident KB: 3000 objects $small, 30000 objects $large"
@@ -157,7 +162,7 @@ if [ -x /usr/bin/time ] && "$mosaicc" --distributed gc.mos -o gc; then
     [ "$small" -gt 0 ] && [ "$large" -lt $((small * 3 / 2 + 8192)) ]
     check "remote objects nobody holds are collected (peak ${small} KB, then ${large} KB)" $?
 else
-    echo "ok 8 # SKIP no /usr/bin/time"
+    n=$((n + 1)); echo "ok $n # SKIP no /usr/bin/time"
 fi
 
 # A deadlock across three ranks names every waiter and its node.
