@@ -49,8 +49,14 @@ ir_function mos.fn.far dist.ll >far.fn
 grep -q "is.remote" far.fn && grep -q "@mos_remote_load" far.fn
 check "a possibly remote access tests the reference and has the remote path" $?
 
-"$mosaicc" --distributed p.mos -o p && [ "$(MOSAIC_NODES=4 ./p)" = "$(printf '10\n0 1')" ]
-check "started without mpirun, a distributed program is one node (MOSAIC_NODES ignored)" $?
+if [ "${MOSAIC_MPI:-no}" = yes ]; then
+    "$mosaicc" --distributed p.mos -o p && [ "$(MOSAIC_NODES=4 ./p)" = "$(printf '10\n0 1')" ]
+    check "started without mpirun, a distributed program is one node (MOSAIC_NODES ignored)" $?
+else
+    "$mosaicc" --distributed p.mos -o p 2>err
+    [ $? -eq 2 ] && grep -q "needs Open MPI" err && grep -q "libopenmpi-dev" err
+    check "a mosaicc built without Open MPI refuses --distributed, saying how to get it" $?
+fi
 
 "$mosaicc" --distributed --check p.mos
 check "--distributed --check checks only" $?
