@@ -144,12 +144,17 @@ def main(args: [string]) {
   println(sum)
 }
 MOS
-# peak SIZE: the larger peak resident size of the two ranks, in KB (one
-# more try if mpirun failed to start: right after a killed rank it may)
+# peak SIZE: the larger peak resident size of the two ranks, in KB, each
+# rank's written to a file of its own (mpirun would mix the two ranks'
+# stderr, write by write); one more try if mpirun failed to start
 peak() {
     for _ in 1 2; do
-        timeout -k 5 120 $mpirun -np 2 /usr/bin/time -f "peak %M" ./gc "$1" 2>peak.err >/dev/null
-        m=$(awk '/^peak/ { if ($2 > m) m = $2 } END { print m + 0 }' peak.err)
+        rm -f peak.0 peak.1
+        timeout -k 5 120 $mpirun -np 2 sh -c \
+            '/usr/bin/time -f "peak %M" -o "peak.$OMPI_COMM_WORLD_RANK" ./gc "$0"' "$1" \
+            >/dev/null 2>peak.err
+        m=$(cat peak.0 peak.1 2>/dev/null |
+            awk '/^peak/ { if ($2 > m) m = $2 } END { print m + 0 }')
         [ "$m" -gt 0 ] && break
         sed 's/^/# /' peak.err >&2
     done
