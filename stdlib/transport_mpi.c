@@ -95,6 +95,13 @@
  * the program is deadlocked, and the first rank with waiters reports
  * them; otherwise rank 0's main ends, and its status ends every rank.
  *
+ * Output.  Each rank's standard output is its own, buffered (print.c),
+ * and forwarded by mpirun.  Before a frame leaves, the progress thread
+ * writes out what the rank has printed, so that lines printed before a
+ * send come out before the lines it causes on another rank (a reply
+ * that main prints after, say); lines of ranks that print at the same
+ * time may still come out in any order.
+ *
  * Ending.  exit(n), a runtime error and the end of main all end here
  * (rt_tp_ending): the progress thread tells every other rank END(n), and
  * each of them flushes its output and exits with n, after MPI_Finalize,
@@ -1504,6 +1511,10 @@ static int flush_outgoing(void)
         Packet *p = next_packet(-1, 0);
         if (!p)
             return any;
+        /* What this rank printed before it sent the packet comes out
+         * before anything the packet makes another rank print: the
+         * output of a causal chain across ranks stays in order. */
+        rt_print_flush();
         Packet *f = pk_new(p->dest, p->type);
         frame_add(f, p);
         while (f->len < FRAME_BYTES && (p = next_packet(f->dest, FRAME_BYTES - f->len)))
