@@ -29,8 +29,13 @@
  * an access whose site may be remote tests the bit, after the null check:
  * clear, the same local code; set, a call of mos_remote_load or
  * mos_remote_store, which the MPI transport turns into a request to the
- * owner (bounds are checked there).  Under --count-remote the remote path
- * counts the access with the node its reference names.
+ * owner (bounds are checked there); for an object in a pool, the bit of
+ * the pool's reference is tested, and the remote path is mos_pool_load or
+ * _store.  Under --count-remote the remote path counts the access with
+ * the node its reference names.  The same two paths (CgFar) serve the
+ * runtime calls on arrays and maps whose site may be remote
+ * (cg_call_rt_far: the call is made on the owner, mos_remote_call), and
+ * the lengths loops read (cg_length_far).
  */
 #include <string.h>
 
