@@ -134,13 +134,38 @@
 
 /* ---- packets ------------------------------------------------------------ */
 
+/* Every packet: its name, whether it is *basic* — counted by the
+ * termination detector and held by the causal barrier: whatever can make
+ * work or that a later packet may depend on — and its handler.  RELEASE
+ * goes through the queue (after the INCs it must follow) but is neither
+ * counted nor held; the control packets skip the queue. */
+#define PACKETS(X)                                                           \
+    X(MSG, 1, on_message)       X(REPLY, 1, on_reply)                        \
+    X(SUB, 1, on_subscribe)     X(CREATE, 1, on_create)                      \
+    X(CREATED, 1, on_created)   X(LOAD, 1, on_load)                          \
+    X(STORE, 1, on_store)       X(ALLOC, 1, on_alloc)                        \
+    X(PLACE, 1, on_place)       X(CALL, 1, on_call)                          \
+    X(DONE, 1, on_done)         X(INC, 1, on_inc)                            \
+    X(POOLNEW, 1, on_pool_new)  X(POOLS, 1, on_pools)                        \
+    X(RELEASE, 0, on_release)                                                \
+    X(FLUSH, 0, on_flush)       X(ACK, 0, on_ack)                            \
+    X(TOKEN, 0, on_token)       X(END, 0, on_end)                            \
+    X(DEADLOCK, 0, on_deadlock)
+
 enum {
-    PK_MSG = 1, PK_REPLY, PK_SUB, PK_CREATE, PK_CREATED,    /* basic */
-    PK_LOAD, PK_STORE, PK_ALLOC, PK_PLACE, PK_CALL, PK_DONE, PK_INC, PK_POOLNEW, PK_POOLS,
-    PK_RELEASE,                     /* queued, but neither counted nor held */
-    PK_FLUSH, PK_ACK, PK_TOKEN, PK_END, PK_DEADLOCK,         /* control */
+    PK_NONE,
+#define PACKET_KIND(name, basic, handler) PK_##name,
+    PACKETS(PACKET_KIND)
+#undef PACKET_KIND
+    PK_COUNT
 };
-#define PK_BASIC(t) ((t) <= PK_POOLS)
+
+static const char basic_packet[PK_COUNT] = {
+#define PACKET_BASIC(name, basic, handler) [PK_##name] = basic,
+    PACKETS(PACKET_BASIC)
+#undef PACKET_BASIC
+};
+#define PK_BASIC(t) ((t) > PK_NONE && (t) < PK_COUNT && basic_packet[t])
 
 typedef struct Packet {
     struct Packet *next;
@@ -1373,48 +1398,55 @@ static void on_token(Reader *r)
     have_token = 1;
 }
 
+static void on_inc(Reader *r)
+{
+    export_object((void *)(uintptr_t)rd_word(r));
+}
+
+static void on_release(Reader *r)
+{
+    void *obj = (void *)(uintptr_t)rd_word(r);
+    unexport_object(obj, rd_word(r));
+}
+
+static void on_flush(Reader *r)
+{
+    send_control(r->from, PK_ACK, received_from[r->from], 0, 0, 0);
+}
+
+static void on_ack(Reader *r)
+{
+    acked_by[r->from] = rd_word(r);
+    flush_asked[r->from] = 0;
+}
+
+static void on_end(Reader *r)
+{
+    begin_end((int)rd_word(r));
+}
+
+static void on_deadlock(Reader *r)
+{
+    (void)r;
+    rt_sched_quiescent();       /* reports the waiters, status 101 */
+}
+
+static void (*const handlers[PK_COUNT])(Reader *) = {
+#define PACKET_HANDLER(name, basic, handler) [PK_##name] = handler,
+    PACKETS(PACKET_HANDLER)
+#undef PACKET_HANDLER
+};
+
 static void handle(int type, Reader *r)
 {
+    if (type <= PK_NONE || type >= PK_COUNT)
+        rt_panicf(RT_NOWHERE, "internal error: packet %d from node %d", type, r->from);
     if (PK_BASIC(type)) {
         received_from[r->from]++;
         atomic_fetch_sub_explicit(&basic_balance, 1, memory_order_relaxed);
         atomic_store_explicit(&black, 1, memory_order_relaxed);
     }
-    switch (type) {
-    case PK_MSG: on_message(r); break;
-    case PK_REPLY: on_reply(r); break;
-    case PK_SUB: on_subscribe(r); break;
-    case PK_CREATE: on_create(r); break;
-    case PK_CREATED: on_created(r); break;
-    case PK_LOAD: on_load(r); break;
-    case PK_STORE: on_store(r); break;
-    case PK_ALLOC: on_alloc(r); break;
-    case PK_PLACE: on_place(r); break;
-    case PK_DONE: on_done(r); break;
-    case PK_CALL: on_call(r); break;
-    case PK_POOLNEW: on_pool_new(r); break;
-    case PK_POOLS: on_pools(r); break;
-    case PK_INC: export_object((void *)(uintptr_t)rd_word(r)); break;
-    case PK_RELEASE: {
-        void *obj = (void *)(uintptr_t)rd_word(r);
-        unexport_object(obj, rd_word(r));
-        break;
-    }
-    case PK_FLUSH:
-        send_control(r->from, PK_ACK, received_from[r->from], 0, 0, 0);
-        break;
-    case PK_ACK:
-        acked_by[r->from] = rd_word(r);
-        flush_asked[r->from] = 0;
-        break;
-    case PK_TOKEN: on_token(r); break;
-    case PK_END: begin_end((int)rd_word(r)); break;
-    case PK_DEADLOCK:
-        rt_sched_quiescent();       /* reports this rank's waiters, status 101 */
-        break;
-    default:
-        rt_panicf(RT_NOWHERE, "internal error: packet %d from node %d", type, r->from);
-    }
+    handlers[type](r);
 }
 
 /* Receives and handles what has arrived; returns whether anything had. */
