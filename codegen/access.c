@@ -319,6 +319,11 @@ char cg_travel_kind(const Type *t)
     }
 }
 
+char cg_word_kind(const Type *t)
+{
+    return t->kind == TY_BOOL ? 'i' : cg_travel_kind(t);
+}
+
 /* The arguments of mos_remote_load and _store that say what is accessed:
  * the reference, what (0 a field, 1 an element, 2 the length), the
  * field's offset or the element's index, the kind of the value. */
@@ -340,12 +345,12 @@ static LLVMValueRef pool_of(CgFn *f, const CgAccess *a)
     return pooled(f, a) ? cg_place_value(f, ty_home(a->owner)) : NULL;
 }
 
-static void count_remote_ref(CgFn *f, CgAccess *a, unsigned kind)
+/* --count-remote, on the remote path: the node `ref` names (the object's
+ * reference, or its pool's). */
+static void count_remote_ref(CgFn *f, CgAccess *a, LLVMValueRef ref, unsigned kind)
 {
     if (a->site && cg_counts(f, a->owner))
-        cg_count_access(f, a->site, a->loc, cg_remote_ref_node(f, pooled(f, a)
-                                                                   ? pool_of(f, a) : a->base),
-                        kind);
+        cg_count_access(f, a->site, a->loc, cg_remote_ref_node(f, ref), kind);
 }
 
 /* Begins the two paths of an access that may be remote: the null check,
@@ -458,7 +463,7 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
     a->addr = NULL;
     a->remote_node = NULL;
 
-    count_remote_ref(f, a, EFF_READ);
+    count_remote_ref(f, a, pool ? pool : a->base, EFF_READ);
     LLVMValueRef args[6];
     LLVMValueRef bits;
     if (pool) {
@@ -492,7 +497,7 @@ void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
     a->addr = NULL;
     a->remote_node = NULL;
 
-    count_remote_ref(f, a, EFF_WRITE);
+    count_remote_ref(f, a, pool ? pool : a->base, EFF_WRITE);
     LLVMValueRef args[7];
     if (pool) {
         pool_target(f, a, pool, args);

@@ -116,13 +116,6 @@ static void load_arguments(CgFn *f, LLVMValueRef msg, ParamVec *params, LLVMValu
 
 /* ---- how messages travel between nodes (--distributed) ------------------- */
 
-/* The letter of a slot or result of type t in mos_message_table: a
- * message's slots and results are whole words, so a bool travels as one. */
-static char travel_kind(const Type *t)
-{
-    return t->kind == TY_BOOL ? 'i' : cg_travel_kind(t);
-}
-
 /* Records how the message of `run` travels: params' slots, then nplaces
  * place slots (of method fd's place parameters, NULL: a class's), then
  * the result.  A place is a node's number, or a pool's descriptor ('p'). */
@@ -134,12 +127,12 @@ static void record_kinds(Cg *cg, LLVMValueRef run, const ParamVec *params, FuncD
     size_t n = params->len + nplaces;
     char *kinds = arena_alloc(n + 3);
     for (size_t i = 0; i < params->len; i++)
-        kinds[i] = travel_kind(params->items[i]->sym->type);
+        kinds[i] = cg_word_kind(params->items[i]->sym->type);
     for (size_t j = 0; j < nplaces; j++)
         kinds[params->len + j] = fd && tc_place_is_pool(tc_place_func_param(fd, (int)j)) ? 'p'
                                                                                          : 'i';
     kinds[n] = '>';
-    kinds[n + 1] = travel_kind(result);
+    kinds[n + 1] = cg_word_kind(result);
     kinds[n + 2] = '\0';
     CgMessageKind k = {run, kinds};
     VEC_PUSH(cg->message_kinds, k);

@@ -43,14 +43,6 @@ static LLVMValueRef eprint(CgFn *f, Expr *e, bool newline)
     return NULL;
 }
 
-/* How a word of type t travels to another node (cg_travel_kind; a bool
- * is a whole word here). */
-static char word_kind(const Type *t)
-{
-    char k = cg_travel_kind(t);
-    return k == 'b' ? 'i' : k;
-}
-
 /* sort(xs): the runtime's sort for the element type. */
 static LLVMValueRef sort(CgFn *f, Expr *e)
 {
@@ -219,7 +211,7 @@ static LLVMValueRef array_method(CgFn *f, Expr *e)
     cg_count_method(f, e, arr, xs, eff_builtin_kinds(tc_builtins[e->u.method_call.builtin].effect));
     LLVMValueRef where = cg_where(cg, e->loc);
     bool far = cg_may_be_remote(f, e);
-    char k = word_kind(elem);
+    char k = cg_word_kind(elem);
     switch ((BuiltinId)e->u.method_call.builtin) {
     case AM_SLICE: {
         LLVMValueRef a = cg_expr(f, args->items[0]), b = cg_expr(f, args->items[1]);

@@ -285,6 +285,9 @@ void cg_emit_global_pool_table(Cg *cg);
 LLVMValueRef cg_node_of_place(CgFn *f, Place *at);
 LLVMValueRef cg_remote_ref_node(CgFn *f, LLVMValueRef ref);
 char cg_travel_kind(const Type *t);
+/* The same for a value passed as a whole word (a message slot, a
+ * runtime call's argument or result): a bool travels as 'i'. */
+char cg_word_kind(const Type *t);
 /* A call of runtime function fn whose first argument is an array or map
  * and whose last is `where`: when `far` (the site may be remote), the
  * call is made on the node of a remote first argument (mos_remote_call),

@@ -188,9 +188,7 @@ typedef struct RtLookup {
  * map of type t travel to the map's node (cg_call_rt_far). */
 static const char *travel(CgRt which, const Type *t)
 {
-    char k = cg_travel_kind(t->key), v = cg_travel_kind(t->elem);
-    k = k == 'b' ? 'i' : k;
-    v = v == 'b' ? 'i' : v;
+    char k = cg_word_kind(t->key), v = cg_word_kind(t->elem);
     switch (which) {
     case CG_RT_mos_map_get: return arena_printf("r%cw>%c", k, v);
     case CG_RT_mos_map_get_or: return arena_printf("r%c%cw>%c", k, v, v);

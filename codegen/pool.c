@@ -175,11 +175,10 @@ void cg_emit_pool_stmt(CgFn *f, Stmt *s)
  * keeps it in a register across the stores of a loop over the pool. */
 LLVMValueRef cg_pool_value(CgFn *f, PoolDecl *pd)
 {
-    Cg *cg = f->cg;
-    LLVMValueRef at = cg_map_get_ptr(&cg->pools, pd);
+    LLVMValueRef at = cg_map_get_ptr(&f->cg->pools, pd);
     ASSERT(at, "a pool is made before code uses it");
-    LLVMValueRef v = LLVMBuildLoad2(cg->b, cg->t_i64, at, pd->name.text);
-    cg_tbaa(cg, v, ty_int, true);
+    LLVMValueRef v = LLVMBuildLoad2(f->cg->b, f->cg->t_i64, at, pd->name.text);
+    cg_tbaa(f->cg, v, ty_int, true);
     return v;
 }
 
@@ -223,21 +222,23 @@ LLVMValueRef cg_pool_size(CgFn *f, LLVMValueRef pool)
                             "pool.size");
 }
 
-LLVMValueRef cg_pool_node(CgFn *f, LLVMValueRef pool)
+static LLVMValueRef pool_node_here(CgFn *f, LLVMValueRef pool)
 {
-    if (f->cg->opt->distributed) {
-        /* a pool is made on its node: a remote one's is its reference's */
-        CgFar far;
-        cg_far_begin(f, pool, &far);
-        LLVMValueRef v = pool_word(f, pool, MOS_POOL_NODE_OFFSET, "pool.node");
-        cg_far_else(f, &far, v);
-        return cg_far_end(f, &far, cg_remote_ref_node(f, pool), "pool.node");
-    }
     LLVMValueRef v = pool_word(f, pool, MOS_POOL_NODE_OFFSET, "pool.node");
     cg_mark_invariant(f->cg, v);
     return v;
 }
 
+LLVMValueRef cg_pool_node(CgFn *f, LLVMValueRef pool)
+{
+    if (!f->cg->opt->distributed)
+        return pool_node_here(f, pool);
+    /* a pool is made on its node: a remote one's is its reference's */
+    CgFar far;
+    cg_far_begin(f, pool, &far);
+    cg_far_else(f, &far, pool_node_here(f, pool));
+    return cg_far_end(f, &far, cg_remote_ref_node(f, pool), "pool.node");
+}
 
 LLVMValueRef cg_pooled_field_addr(CgFn *f, LLVMValueRef pool, const TcLayout *l,
                                   LLVMValueRef ref, FieldDecl *fd)

@@ -412,9 +412,8 @@ static LLVMValueRef set_map_key(CgFn *f, Stmt *s, LLVMValueRef i, void *ctx)
         cg_count_access(f, s, s->u.for_in.iterable->loc, ml->node, EFF_READ);
     LLVMValueRef args[3] = {ml->map, cg_to_word(cg, k, key),
                             cg_where(cg, s->u.for_in.iterable->loc)};
-    char kk = cg_travel_kind(key);
     LLVMValueRef has = cg_call_rt_far(f, cg_may_be_remote(f, s), CG_RT_mos_map_has, args, 3,
-                                      arena_printf("r%cw>b", kk == 'b' ? 'i' : kk), "present");
+                                      arena_printf("r%cw>b", cg_word_kind(key)), "present");
     return LLVMBuildICmp(cg->b, LLVMIntEQ, has, LLVMConstInt(cg->t_i32, 0, 0), "removed");
 }
 
