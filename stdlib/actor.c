@@ -35,14 +35,8 @@ void *mos_actor_new(int64_t bytes, int64_t node)
         bytes = MOS_ACTOR_HEADER_SIZE;
 #ifdef MOS_DISTRIBUTED
     /* node(k) of another process: made there (transport.h) */
-    int self = rt_tp_self();
-    if (node != -1 && self >= 0) {
-        int64_t n = rt_topology()->nodes, k = node % n;
-        if (k < 0)
-            k += n;
-        if (k != self)
-            return rt_tp_actor_new(bytes, (int)k);
-    }
+    if (node != -1 && mos_node_of(node) != rt_tp_self())
+        return rt_tp_actor_new(bytes, (int)mos_node_of(node));
 #endif
     rt_sched_start();
     RtActor *a = mos_alloc(bytes);

@@ -27,7 +27,7 @@
  *   REPLY    the value of a future, for the rank that holds the future
  *   SUB      "send me the value of this future of yours", from a rank that
  *            does `get` on a future it was given as a value
- *   CREATE   "make an actor of N bytes", answered by CREATED, its address
+ *   CREATE   "make an actor of N bytes", answered by DONE, its address
  *   LOAD, STORE  a field, an element or a length of a local object, read
  *            or written for another rank; ALLOC, a passive object made
  *            here for another rank; PLACE, an array or map another rank
@@ -142,11 +142,11 @@
 #define PACKETS(X)                                                           \
     X(MSG, 1, on_message)       X(REPLY, 1, on_reply)                        \
     X(SUB, 1, on_subscribe)     X(CREATE, 1, on_create)                      \
-    X(CREATED, 1, on_created)   X(LOAD, 1, on_load)                          \
-    X(STORE, 1, on_store)       X(ALLOC, 1, on_alloc)                        \
-    X(PLACE, 1, on_place)       X(CALL, 1, on_call)                          \
-    X(DONE, 1, on_done)         X(INC, 1, on_inc)                            \
-    X(POOLNEW, 1, on_pool_new)  X(POOLS, 1, on_pools)                        \
+    X(LOAD, 1, on_load)         X(STORE, 1, on_store)                        \
+    X(ALLOC, 1, on_alloc)       X(PLACE, 1, on_place)                        \
+    X(CALL, 1, on_call)         X(DONE, 1, on_done)                          \
+    X(INC, 1, on_inc)           X(POOLNEW, 1, on_pool_new)                   \
+    X(POOLS, 1, on_pools)                                                    \
     X(RELEASE, 0, on_release)                                                \
     X(FLUSH, 0, on_flush)       X(ACK, 0, on_ack)                            \
     X(TOKEN, 0, on_token)       X(END, 0, on_end)                            \
@@ -176,7 +176,8 @@ typedef struct Packet {
     MPI_Request req;
 } Packet;
 
-static Packet *pk_new(int dest, int type)
+/* An empty buffer for rank dest: a frame's, or a packet's (pk_new). */
+static Packet *pk_alloc(int dest, int type)
 {
     Packet *p = malloc(sizeof *p);
     if (!p)
@@ -189,6 +190,16 @@ static Packet *pk_new(int dest, int type)
     p->buf = malloc(p->cap);
     if (!p->buf)
         rt_panicf(RT_NOWHERE, "out of memory: a packet for node %d", dest);
+    return p;
+}
+
+static void pk_word(Packet *p, uint64_t w);
+
+/* A packet of `type` for rank dest, its first word written. */
+static Packet *pk_new(int dest, int type)
+{
+    Packet *p = pk_alloc(dest, type);
+    pk_word(p, (uint64_t)type);
     return p;
 }
 
@@ -493,7 +504,6 @@ static void put_reference(Packet *p, void *v)
         if (p->dest != x->node) {
             /* a share for the receiver, counted by the owner first */
             Packet *inc = pk_new((int)x->node, PK_INC);
-            pk_word(inc, PK_INC);
             pk_word(inc, x->addr);
             enqueue(inc);
         }
@@ -628,8 +638,8 @@ int64_t rt_tp_result_kind(MosMessageRun run)
 
 /* ---- what other threads ask ------------------------------------------------ */
 
-/* A request that waits for its answer (CREATE): the asking thread sleeps
- * on `done` while the progress thread works. */
+/* A request that waits for its DONE (CREATE, LOAD, CALL, …): the asking
+ * thread sleeps on `done` while the progress thread works. */
 typedef struct Request {
     _Atomic uint32_t done;
     uint64_t result;
@@ -651,17 +661,6 @@ static void answer(Request *rq, uint64_t result)
     rt_futex_wake(&rq->done, 1);
 }
 
-void *rt_tp_actor_new(int64_t bytes, int node)
-{
-    Request rq = {0};
-    Packet *p = pk_new(node, PK_CREATE);
-    pk_word(p, PK_CREATE);
-    pk_word(p, (uint64_t)(uintptr_t)&rq);
-    pk_word(p, (uint64_t)bytes);
-    enqueue(p);
-    return import_reference(node, wait_for(&rq));
-}
-
 void *rt_tp_send(void *actor_ref, RtMessage *m, const char *where)
 {
     (void)where;        /* the receiver checks nothing the sender must name */
@@ -669,7 +668,6 @@ void *rt_tp_send(void *actor_ref, RtMessage *m, const char *where)
     size_t index = message_index(m->run);
     const char *kinds = message_kinds(index);
     Packet *p = pk_new((int)x->node, PK_MSG);
-    pk_word(p, PK_MSG);
     pk_word(p, x->addr);
     pk_word(p, index);
     RtFuture *f = m->future;
@@ -697,7 +695,6 @@ typedef struct RemoteWaiter {
 static void send_reply(int node, uint64_t future, int kind, int64_t value)
 {
     Packet *p = pk_new(node, PK_REPLY);
-    pk_word(p, PK_REPLY);
     pk_word(p, future);
     pk_word(p, (uint64_t)kind);
     put_value(p, kind, value);
@@ -730,7 +727,6 @@ int64_t rt_tp_get(void *future_ref, const char *where)
     RtFuture *mine = rt_future_new();
     export_object(mine);
     Packet *p = pk_new((int)x->node, PK_SUB);
-    pk_word(p, PK_SUB);
     pk_word(p, x->addr);
     pk_word(p, (uint64_t)(uintptr_t)mine);
     enqueue(p);
@@ -741,39 +737,26 @@ int64_t rt_tp_get(void *future_ref, const char *where)
 
 /* What failed at the owner, in a DONE (the asker reports it, at its own
  * `where`, as the same runtime error a local access would be). */
-enum { DONE_OK, DONE_INDEX, DONE_EMPTY_POP, DONE_PANIC };
+enum { DONE_OK, DONE_INDEX };
 
 static Packet *request(int node, int type, Request *rq)
 {
     Packet *p = pk_new(node, type);
-    pk_word(p, (uint64_t)type);
     pk_word(p, (uint64_t)(uintptr_t)rq);
     return p;
 }
 
 /* Sends p, waits for its DONE and reports a failure at `where`; returns
- * the reader of the answer's value (rq->result). */
+ * the answer's value.  (A runtime call that fails there reports its error
+ * there, and ends the program.) */
 static uint64_t ask(Packet *p, Request *rq, const char *where)
 {
     enqueue(p);
     uint64_t v = wait_for(rq);
-    switch (rq->status) {
-    case DONE_OK:
-        return v;
-    case DONE_INDEX:
+    if (rq->status == DONE_INDEX)
         rt_panicf(where, "index out of bounds: index %lld, length %lld",
                   (long long)rq->detail[0], (long long)rq->detail[1]);
-    case DONE_EMPTY_POP:
-        rt_panicf(where, "index out of bounds: pop from an empty array");
-    default:
-        rt_panicf(where, "invalid argument: not possible on another node's value");
-    }
-}
-
-static int node_index(int64_t node)
-{
-    int64_t k = node % nranks;
-    return (int)(k < 0 ? k + nranks : k);
+    return v;
 }
 
 /* A LOAD or STORE of what/offset/kind in ref's object, to be sent. */
@@ -813,10 +796,18 @@ static void *object_here(int64_t bytes, int scanned, int64_t places_offset, int6
     return obj;
 }
 
+void *rt_tp_actor_new(int64_t bytes, int node)
+{
+    Request rq = {0};
+    Packet *p = request(node, PK_CREATE, &rq);
+    pk_word(p, (uint64_t)bytes);
+    return import_reference(node, ask(p, &rq, RT_NOWHERE));
+}
+
 void *mos_object_new_at(int64_t bytes, int64_t node, int32_t scanned, int64_t places_offset,
                         int64_t nplaces, const int64_t *places)
 {
-    int k = node_index(node);
+    int k = (int)mos_node_of(node);
     if (!under_mpi || k == self_rank)
         return object_here(bytes, scanned, places_offset, nplaces, places);
     Request rq = {0};
@@ -880,7 +871,7 @@ static MosArray *get_array(Reader *r)
 
 void *mos_place_at(void *obj, int64_t node, int32_t is_map, const char *where)
 {
-    int k = node_index(node);
+    int k = (int)mos_node_of(node);
     if (!under_mpi || k == self_rank)
         return obj;
     Request rq = {0};
@@ -1018,10 +1009,10 @@ static int64_t image_offset(const void *p)
 MosPool *rt_tp_pool_new(const MosPoolShape *shape, int64_t node)
 {
     Request rq = {0};
-    Packet *p = request(node_index(node), PK_POOLNEW, &rq);
+    Packet *p = request((int)mos_node_of(node), PK_POOLNEW, &rq);
     pk_word(p, (uint64_t)image_offset(shape));
     pk_word(p, (uint64_t)node);
-    return import_reference(node_index(node), ask(p, &rq, RT_NOWHERE));
+    return import_reference((int)mos_node_of(node), ask(p, &rq, RT_NOWHERE));
 }
 
 static void on_pool_new(Reader *r)
@@ -1043,7 +1034,6 @@ void mos_pools_made(void)
         n++;
     for (int d = 1; d < nranks; d++) {
         Packet *p = pk_new(d, PK_POOLS);
-        pk_word(p, PK_POOLS);
         pk_word(p, n);
         for (size_t i = 0; i < n; i++)
             put_reference(p, (void *)(uintptr_t)*mos_global_pools[i]);
@@ -1142,7 +1132,6 @@ static void on_call(Reader *r)
     int64_t v = call_here(fn, a);
     if (result == 'a') {        /* a new array, made for the caller: copied there */
         Packet *p = pk_new(r->from, PK_DONE);
-        pk_word(p, PK_DONE);
         pk_word(p, rq);
         pk_word(p, DONE_OK);
         pk_word(p, 0);
@@ -1162,7 +1151,6 @@ static void done(int node, uint64_t request_id, int64_t status, int kind, int64_
                  int64_t d0, int64_t d1)
 {
     Packet *p = pk_new(node, PK_DONE);
-    pk_word(p, PK_DONE);
     pk_word(p, request_id);
     pk_word(p, (uint64_t)status);
     pk_word(p, (uint64_t)d0);
@@ -1311,14 +1299,13 @@ static void frame_send(Packet *f)
 static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
     Packet *p = pk_new(dest, type);
-    pk_word(p, (uint64_t)type);
     pk_word(p, a);
     pk_word(p, b);
     pk_word(p, c);
     pk_word(p, d);
     /* control packets skip the queue: they are the progress thread's own,
      * and must not wait behind a packet the barrier holds */
-    Packet *f = pk_new(dest, type);
+    Packet *f = pk_alloc(dest, type);
     frame_add(f, p);
     frame_send(f);
 }
@@ -1365,17 +1352,7 @@ static void on_create(Reader *r)
     int64_t bytes = (int64_t)rd_word(r);
     void *a = mos_actor_new(bytes, self_rank);
     export_object(a);
-    Packet *p = pk_new(r->from, PK_CREATED);
-    pk_word(p, PK_CREATED);
-    pk_word(p, request);
-    pk_word(p, (uint64_t)(uintptr_t)a);
-    enqueue(p);
-}
-
-static void on_created(Reader *r)
-{
-    Request *rq = (Request *)(uintptr_t)rd_word(r);
-    answer(rq, rd_word(r));
+    done(r->from, request, DONE_OK, 'i', (int64_t)(uintptr_t)a, 0, 0);
 }
 
 static void begin_end(int status);
@@ -1383,7 +1360,6 @@ static void begin_end(int status);
 static void send_release(const Proxy *x)
 {
     Packet *p = pk_new((int)x->node, PK_RELEASE);
-    pk_word(p, PK_RELEASE);
     pk_word(p, x->addr);
     pk_word(p, (uint64_t)x->shares);
     enqueue(p);
@@ -1547,7 +1523,7 @@ static int flush_outgoing(void)
          * before anything the packet makes another rank print: the
          * output of a causal chain across ranks stays in order. */
         rt_print_flush();
-        Packet *f = pk_new(p->dest, p->type);
+        Packet *f = pk_alloc(p->dest, p->type);
         frame_add(f, p);
         while (f->len < FRAME_BYTES && (p = next_packet(f->dest, FRAME_BYTES - f->len)))
             frame_add(f, p);
@@ -1603,15 +1579,15 @@ static void detect_termination(void)
 {
     if (ended_detection || !passive())
         return;
-    int64_t mine = rt_sched_waiters();
     int64_t balance = atomic_load_explicit(&basic_balance, memory_order_relaxed);
     if (nranks == 1) {
         ended_detection = 1;
-        terminated(mine, 0);
+        terminated(rt_sched_waiters(), 0);
         return;
     }
     if (self_rank == 0) {
         if (!token_out) {           /* a new probe */
+            int64_t mine = rt_sched_waiters();
             atomic_store_explicit(&black, 0, memory_order_relaxed);
             token_out = 1;
             pass_token(0, 0, mine, mine ? 0 : -1);
@@ -1633,6 +1609,7 @@ static void detect_termination(void)
     if (!have_token)
         return;
     have_token = 0;
+    int64_t mine = rt_sched_waiters();
     int is_black = token_black || atomic_load_explicit(&black, memory_order_relaxed);
     atomic_store_explicit(&black, 0, memory_order_relaxed);
     int64_t first = token_first_waiter >= 0 ? token_first_waiter : mine ? self_rank : -1;
