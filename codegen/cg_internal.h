@@ -43,6 +43,7 @@
 #include "codegen.h"
 #include "../typecheck/types.h"
 #include "../typecheck/layouts.h"
+#include "../typecheck/generics.h"
 
 /* Runtime entry points (stdlib/abi.def), declared on first use. */
 typedef enum CgRt {

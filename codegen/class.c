@@ -58,7 +58,7 @@ void cg_declare_classes(Cg *cg)
      * pointers, but keep the order independent of that anyway */
     for (size_t i = 0; i < p->decls.len; i++) {
         Decl *d = p->decls.items[i];
-        if (d->kind != DECL_CLASS)
+        if (d->kind != DECL_CLASS || tc_is_generic_class(d->u.cls))
             continue;
         CgClass *c = ARENA_NEW(CgClass);
         c->type = LLVMStructCreateNamed(cg->ctx,
@@ -67,7 +67,7 @@ void cg_declare_classes(Cg *cg)
     }
     for (size_t i = 0; i < p->decls.len; i++) {
         Decl *d = p->decls.items[i];
-        if (d->kind != DECL_CLASS)
+        if (d->kind != DECL_CLASS || tc_is_generic_class(d->u.cls))
             continue;
         ClassDecl *cls = d->u.cls;
         CgClass *c = cg_class(cg, cls);

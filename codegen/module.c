@@ -51,7 +51,7 @@ LLVMTypeRef cg_type(Cg *cg, const Type *t)
     case TY_BOOL:   return cg->t_i1;
     case TY_STRING: case TY_NULL: case TY_CLASS: case TY_ARRAY: case TY_MAP: case TY_FUT:
         return cg->t_ptr;
-    case TY_ERROR: case TY_POOL:
+    case TY_ERROR: case TY_POOL: case TY_PARAM:     /* TY_PARAM: generic code only */
         break;
     }
     INTERNAL_ERROR("codegen: a type that a checked program cannot have");

@@ -339,15 +339,17 @@ void cg_reach(Cg *cg)
     const TcLayout *none[64] = {0};     /* the all-node shapes of any declaration */
     for (size_t i = 0; i < p->decls.len; i++) {
         Decl *d = p->decls.items[i];
-        if (d->kind == DECL_FUNC) {
+        /* generic code is compiled only as its instances (generics.h) */
+        if (d->kind == DECL_FUNC && !tc_is_generic_func(d->u.func)) {
             ASSERT(tc_func_nplaces(d->u.func) <= 64, "few place parameters");
             cg_inst(cg, d->u.func, NULL, none);
-        } else if (d->kind == DECL_CLASS) {
+        } else if (d->kind == DECL_CLASS && !tc_is_generic_class(d->u.cls)) {
             ClassDecl *k = d->u.cls;
             ASSERT(tc_class_nplaces(k) <= 32, "few place parameters");
             cg_inst(cg, NULL, k, none);
             for (size_t j = 0; j < k->methods.len; j++)
-                cg_inst(cg, k->methods.items[j], k, none);
+                if (!tc_is_generic_func(k->methods.items[j]))
+                    cg_inst(cg, k->methods.items[j], k, none);
         }
     }
     /* by index: walking an instance adds its callees at the end */

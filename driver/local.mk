@@ -25,7 +25,7 @@ $(mosaicc_OBJECTS): driver/paths.h parser/parse.h
 ERROR_PAGES = \
 	docs/errors/E0001.md docs/errors/E0002.md \
 	docs/errors/E0100.md docs/errors/E0101.md docs/errors/E0102.md \
-	docs/errors/E0103.md \
+	docs/errors/E0103.md docs/errors/E0104.md \
 	docs/errors/E0200.md docs/errors/E0201.md docs/errors/E0202.md \
 	docs/errors/E0203.md docs/errors/E0204.md docs/errors/E0205.md \
 	docs/errors/E0206.md docs/errors/E0207.md \

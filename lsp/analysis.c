@@ -25,6 +25,7 @@
 #include "parser/parser.h"
 #include "typecheck/types.h"
 #include "typecheck/effects.h"
+#include "typecheck/generics.h"
 
 
 static char *xstrdup(const char *s)
@@ -109,12 +110,12 @@ static void add_declarations(RefVec *v, const Program *p)
             continue;
         switch (d->kind) {
         case DECL_FUNC:
-            if (d->u.func)
+            if (d->u.func && !tc_is_instance_func(d->u.func))
                 add_decl(v, TC_REF_FUNC, d->u.func->name, NULL, d->u.func);
             break;
         case DECL_CLASS: {
             ClassDecl *k = d->u.cls;
-            if (!k)
+            if (!k || tc_is_instance_class(k))     /* instances: the generic's */
                 break;
             add_decl(v, TC_REF_CLASS, k->name, NULL, k);
             for (size_t j = 0; j < k->fields.len; j++)
@@ -122,7 +123,7 @@ static void add_declarations(RefVec *v, const Program *p)
                     add_decl(v, TC_REF_FIELD, k->fields.items[j]->name,
                              k->fields.items[j]->field_type, k->fields.items[j]);
             for (size_t j = 0; j < k->methods.len; j++)
-                if (k->methods.items[j])
+                if (k->methods.items[j] && !tc_is_instance_func(k->methods.items[j]))
                     add_decl(v, TC_REF_METHOD, k->methods.items[j]->name, NULL,
                              k->methods.items[j]);
             break;
@@ -286,7 +287,8 @@ ClassDecl *analysis_class_at(const Analysis *a, uint32_t offset)
         return NULL;
     for (size_t i = 0; i < a->program->decls.len; i++) {
         Decl *d = a->program->decls.items[i];
-        if (d && d->kind == DECL_CLASS && d->u.cls && d->u.cls->loc.start <= offset &&
+        if (d && d->kind == DECL_CLASS && d->u.cls && !tc_is_instance_class(d->u.cls) &&
+            d->u.cls->loc.start <= offset &&
             offset < d->u.cls->loc.end)
             return d->u.cls;
     }

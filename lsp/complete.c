@@ -32,6 +32,7 @@
 #include "rpc.h"
 #include "support/arena.h"
 #include "typecheck/types.h"
+#include "typecheck/generics.h"
 
 static const char *const keywords[] = {
 #define LSP_KEYWORD(k) k,
@@ -145,11 +146,11 @@ static void add_scope(Items *it, const Analysis *a, uint32_t offset)
             continue;
         switch (d->kind) {
         case DECL_FUNC:
-            if (d->u.func)
+            if (d->u.func && !tc_is_instance_func(d->u.func))
                 add(it, d->u.func->name.text, KIND_FUNCTION, lsp_func_line(a, d->u.func), '3');
             break;
         case DECL_CLASS:
-            if (d->u.cls)
+            if (d->u.cls && !tc_is_instance_class(d->u.cls))
                 add(it, d->u.cls->name.text, KIND_CLASS, lsp_class_line(a, d->u.cls), '3');
             break;
         case DECL_POOL:

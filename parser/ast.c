@@ -332,6 +332,15 @@ TypeExpr *ast_type_named(Loc loc, Name name, PlaceVec places, bool has_places)
     return t;
 }
 
+TypeExpr *ast_type_generic(Loc loc, Name name, TypeExprVec targs, PlaceVec places,
+                           bool has_places)
+{
+    TypeExpr *t = ast_type_named(loc, name, places, has_places);
+    t->targs = targs;
+    t->has_targs = true;
+    return t;
+}
+
 TypeExpr *ast_type_unit(Loc loc)
 {
     return new_type(TE_UNIT, loc);

@@ -45,6 +45,7 @@ typedef VEC(PlaceExpr *) PlaceVec;
 typedef VEC(FuncDecl *) FuncVec;
 typedef VEC(FieldDecl *) FieldVec;
 typedef VEC(PoolDecl *) PoolVec;
+typedef VEC(TypeExpr *) TypeExprVec;
 
 /* An identifier with the span where it was written. */
 typedef struct Name {
@@ -88,6 +89,8 @@ struct TypeExpr {
     TypeExprKind kind;
     Loc loc;
     Name name;          /* TE_NAMED, TE_POOL: the type or class name */
+    TypeExprVec targs;  /* TE_NAMED: type arguments `[T, ...]` (LANGUAGE.md §11) */
+    bool has_targs;     /* a `[...]` list was written */
     PlaceVec places;    /* TE_NAMED: place arguments (empty if none written);
                            TE_ARRAY, TE_MAP: zero or one place */
     bool has_places;    /* a `<...>` list was written (even if empty) */
@@ -305,9 +308,17 @@ typedef struct EffectDecl {
     PlaceVec reads, writes, sends;
 } EffectDecl;
 
+/* What the checker attaches to a declaration with type parameters
+ * (LANGUAGE.md §11, typecheck/generics.h): the generic itself, or one of
+ * its instances. */
+typedef struct Generic Generic;
+
 struct FuncDecl {
     Loc loc;                /* the whole declaration */
     Name name;
+    NameVec type_params;    /* def f[T, U](...) */
+    Generic *generic;       /* checker: set for a generic function or method
+                               and for each of its instances */
     NameVec place_params;   /* def f<p, q>(...) */
     ParamVec params;
     TypeExpr *result;       /* NULL: unit */
@@ -331,8 +342,12 @@ struct FieldDecl {
 
 struct ClassDecl {
     Loc loc;
-    Name name;
+    Name name;              /* an instance's is its generic's with the type
+                               arguments: "Stack[int]" */
     bool is_active;
+    NameVec type_params;    /* class C[T, U] */
+    Generic *generic;       /* checker: set for a generic class and for each
+                               of its instances */
     NameVec place_params;   /* empty: the implicit single parameter `home` */
     bool has_place_params;  /* `<...>` was written */
     FieldVec fields;        /* in declaration order */
@@ -437,6 +452,9 @@ Stmt *ast_block(Loc loc, StmtVec stmts, Loc close);
 Stmt *ast_pool_stmt(Loc loc, PoolVec pools);
 
 TypeExpr *ast_type_named(Loc loc, Name name, PlaceVec places, bool has_places);
+/* The same with type arguments `C[T, ...]` written after the name. */
+TypeExpr *ast_type_generic(Loc loc, Name name, TypeExprVec targs, PlaceVec places,
+                           bool has_places);
 TypeExpr *ast_type_unit(Loc loc);
 TypeExpr *ast_type_array(Loc loc, TypeExpr *elem, PlaceExpr *place /* or NULL */);
 TypeExpr *ast_type_fut(Loc loc, TypeExpr *elem);
@@ -462,6 +480,13 @@ struct AstWalk {
 };
 void ast_walk_expr(AstWalk *w, Expr *e);
 void ast_walk_stmt(AstWalk *w, Stmt *s);
+
+/* A fresh copy of a class or function with every "checker:" field
+ * cleared (parser/ast_clone.c): the body an instance of a generic
+ * declaration is checked and compiled from.  Locations are kept, so that
+ * the instance's code points at the generic's source. */
+ClassDecl *ast_clone_class(const ClassDecl *cls);
+FuncDecl *ast_clone_func(const FuncDecl *f, ClassDecl *owner);
 
 /* Prints the tree as an S-expression (for `mosaicc --dump-ast` and tests). */
 void ast_print(FILE *out, const Program *program);

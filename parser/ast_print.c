@@ -105,6 +105,15 @@ static void print_type(FILE *out, const TypeExpr *t)
     switch (t->kind) {
     case TE_NAMED:
         fputs(t->name.text, out);
+        if (t->has_targs) {
+            fputc('[', out);
+            for (size_t i = 0; i < t->targs.len; i++) {
+                if (i)
+                    fputs(", ", out);
+                print_type(out, t->targs.items[i]);
+            }
+            fputc(']', out);
+        }
         if (t->has_places)
             print_places(out, &t->places);
         break;
@@ -430,10 +439,22 @@ static void print_effect_clause(FILE *out, const char *kw, const PlaceVec *v)
     fputc(')', out);
 }
 
+/* [T, U] after a generic declaration's name; nothing for the others. */
+static void print_type_params(FILE *out, const NameVec *names)
+{
+    if (!names->len)
+        return;
+    fputc('[', out);
+    for (size_t i = 0; i < names->len; i++)
+        fprintf(out, i ? " %s" : "%s", names->items[i].text);
+    fputc(']', out);
+}
+
 static void print_func(FILE *out, const FuncDecl *f, int depth)
 {
     indent(out, depth);
     fprintf(out, "(def %s", f->name.text);
+    print_type_params(out, &f->type_params);
     print_names(out, &f->place_params);
     fputs(" (", out);
     for (size_t i = 0; i < f->params.len; i++) {
@@ -464,6 +485,7 @@ static void print_class(FILE *out, const ClassDecl *c, int depth)
 {
     indent(out, depth);
     fprintf(out, "(class %s", c->name.text);
+    print_type_params(out, &c->type_params);
     print_names(out, &c->place_params);
     if (c->is_active)
         fputs(" active", out);

@@ -106,10 +106,10 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, ParseState *ps, const char *
 static bool syntax_error(ParseState *ps, Loc loc, const char *fmt, ...) DIAG_PRINTF(3, 4);
 static Name mk_name(const char *text, Loc loc);
 static void add_decl(ParseState *ps, DeclKind kind, void *decl);
-static FuncDecl *mk_func(Loc loc, Name name, NameVec place_params, ParamVec params,
-                         TypeExpr *result, EffectDecl *effects, Stmt *body);
-static ClassDecl *mk_class(Loc loc, bool active, Name name, NameVec *place_params,
-                           ClassDecl *body);
+static FuncDecl *mk_func(Loc loc, Name name, NameVec type_params, NameVec place_params,
+                         ParamVec params, TypeExpr *result, EffectDecl *effects, Stmt *body);
+static ClassDecl *mk_class(Loc loc, bool active, Name name, NameVec *type_params,
+                           NameVec *place_params, ClassDecl *body);
 static ClassDecl *add_member(ClassDecl *cls, ParseMember m);
 static FieldDecl *mk_field(Loc loc, bool is_var, Name name, TypeExpr *type, Expr *init);
 static Param *mk_param(Name name, TypeExpr *type);
@@ -157,6 +157,7 @@ static Expr *check_int(Expr *e);
     TypeExpr *type;
     PlaceExpr *place;
     ExprVec exprs;
+    TypeExprVec types;
     StmtVec stmts;
     PlaceVec places;
     NameVec names;
@@ -202,7 +203,7 @@ static Expr *check_int(Expr *e);
 %token PLACE_LT "'<' (place list)" FUT_LT "'Fut<'" ANGLE_CLOSE "closing '>'"
 %token MAP_LT "'Map<'" MAP_LBRACE "'{' (map literal)"
 
-/* Loosest first (LANGUAGE.md §3).  NEW_BARE < LPAREN: see primary. */
+/* Loosest first (LANGUAGE.md §3).  NEW_BARE < LPAREN, LBRACK: see primary. */
 %left OR
 %left AND
 %precedence NOT
@@ -216,7 +217,7 @@ static Expr *check_int(Expr *e);
 %precedence UMINUS
 %precedence GET
 %precedence NEW_BARE
-%precedence LPAREN
+%precedence LPAREN LBRACK
 
 %type <name> name
 %type <expr> expr postfix primary opt_init
@@ -228,7 +229,8 @@ static Expr *check_int(Expr *e);
 %type <type> type opt_type opt_result class_type
 %type <place> place
 %type <places> places
-%type <names> opt_place_params names
+%type <names> opt_type_params opt_place_params names
+%type <types> types
 %type <params> params param_list
 %type <param> param
 %type <effects> opt_effects effects
@@ -279,10 +281,10 @@ decl
     ;
 
 class_decl
-    : CLASS name opt_place_params class_body
-        { $$ = mk_class(@$, false, $2, &$3, $4); }
-    | ACTIVE CLASS name opt_place_params class_body
-        { $$ = mk_class(@$, true, $3, &$4, $5); }
+    : CLASS name opt_type_params opt_place_params class_body
+        { $$ = mk_class(@$, false, $2, &$3, &$4, $5); }
+    | ACTIVE CLASS name opt_type_params opt_place_params class_body
+        { $$ = mk_class(@$, true, $3, &$4, &$5, $6); }
     | CLASS error class_body                { $$ = NULL; (void)$3; }
     | ACTIVE CLASS error class_body         { $$ = NULL; (void)$4; }
     ;
@@ -297,11 +299,17 @@ layout_decl
 
 name : IDENT                                { $$ = mk_name($1, @1); } ;
 
-/* def f<p, q>(x: T, ...): R effects { ... } */
+/* def f[T]<p, q>(x: T, ...): R effects { ... } */
 func
-    : DEF name opt_place_params LPAREN params RPAREN opt_result opt_effects block
-        { $$ = mk_func(@$, $2, $3, $5, $7, $8, $9); }
+    : DEF name opt_type_params opt_place_params LPAREN params RPAREN opt_result opt_effects block
+        { $$ = mk_func(@$, $2, $3, $4, $6, $8, $9, $10); }
     | DEF error block                       { $$ = NULL; (void)$3; }
+    ;
+
+/* [T, U]: the type parameters of a generic class or function (§11) */
+opt_type_params
+    : %empty                                { $$ = (NameVec){0}; }
+    | LBRACK names RBRACK                   { $$ = $2; }
     ;
 
 opt_place_params
@@ -427,8 +435,17 @@ map_type
     ;
 
 class_type
-    : name                                  { $$ = ast_type_named(@$, $1, (PlaceVec){0}, false); }
+    : name %prec NEW_BARE                   { $$ = ast_type_named(@$, $1, (PlaceVec){0}, false); }
     | name PLACE_LT places ANGLE_CLOSE      { $$ = ast_type_named(@$, $1, $3, true); }
+    | name LBRACK types RBRACK              { $$ = ast_type_generic(@$, $1, $3, (PlaceVec){0}, false); }
+    | name LBRACK types RBRACK PLACE_LT places ANGLE_CLOSE
+        { $$ = ast_type_generic(@$, $1, $3, $6, true); }
+    ;
+
+/* type arguments: Stack[int], Pair[int, [string]] */
+types
+    : type                                  { $$ = (TypeExprVec){0}; VEC_PUSH($$, $1); }
+    | types COMMA type                      { $$ = $1; VEC_PUSH($$, $3); }
     ;
 
 opt_type
@@ -554,7 +571,8 @@ postfix
     ;
 
 /* `new C (` always takes the parentheses as C's arguments (NEW_BARE <
- * LPAREN), never as a call of the new object. */
+ * LPAREN), never as a call of the new object; `new C [` likewise opens
+ * C's type arguments (NEW_BARE < LBRACK), never an index. */
 primary
     : INT                                   { $$ = mk_int(@$, $1.value, $1.too_big, $1.after_minus); }
     | FLOAT                                 { $$ = ast_float(@$, $1); }
@@ -623,12 +641,13 @@ static void add_decl(ParseState *ps, DeclKind kind, void *decl)
     VEC_PUSH(ps->program->decls, d);
 }
 
-static FuncDecl *mk_func(Loc loc, Name name, NameVec place_params, ParamVec params,
-                         TypeExpr *result, EffectDecl *effects, Stmt *body)
+static FuncDecl *mk_func(Loc loc, Name name, NameVec type_params, NameVec place_params,
+                         ParamVec params, TypeExpr *result, EffectDecl *effects, Stmt *body)
 {
     FuncDecl *f = ARENA_NEW(FuncDecl);
     f->loc = loc;
     f->name = name;
+    f->type_params = type_params;
     f->place_params = place_params;
     f->params = params;
     f->result = result;
@@ -638,12 +657,13 @@ static FuncDecl *mk_func(Loc loc, Name name, NameVec place_params, ParamVec para
 }
 
 /* `body` is the ClassDecl the members were collected into. */
-static ClassDecl *mk_class(Loc loc, bool active, Name name, NameVec *place_params,
-                           ClassDecl *body)
+static ClassDecl *mk_class(Loc loc, bool active, Name name, NameVec *type_params,
+                           NameVec *place_params, ClassDecl *body)
 {
     ClassDecl *c = body;
     c->loc = loc;
     c->name = name;
+    c->type_params = *type_params;
     c->is_active = active;
     c->place_params = *place_params;
     c->has_place_params = place_params->len > 0;

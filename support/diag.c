@@ -78,6 +78,13 @@ static DiagFormat format = DIAG_FORMAT_HUMAN;
 static Diagnostic *kept;
 static size_t nkept, kept_cap;
 static bool finished;       /* diag_finish was called */
+/* diag_mute: while above zero, nothing is reported; errors are counted
+ * apart and the first is kept, for the caller to surface. */
+static int muted;
+static int muted_errors;
+static Loc first_muted_loc;
+static DiagCode first_muted_code;
+static char first_muted_message[512];
 
 static void forget_kept(void);
 
@@ -128,6 +135,7 @@ void diag_reset(void)
     files = NULL;
     nfiles = files_cap = 0;
     error_count = 0;
+    muted = muted_errors = 0;
     memset(code_reported, 0, sizeof code_reported);
     warning_count = 0;
     told_werror = false;
@@ -638,8 +646,48 @@ static void check_limit(void)
     exit(1);
 }
 
+void diag_mute(bool on)
+{
+    muted += on ? 1 : -1;
+}
+
+bool diag_is_muted(void)
+{
+    return muted > 0;
+}
+
+int diag_muted_errors(void)
+{
+    return muted_errors;
+}
+
+const char *diag_first_muted(Loc *loc, DiagCode *code)
+{
+    *loc = first_muted_loc;
+    *code = first_muted_code;
+    return first_muted_message;
+}
+
+static bool swallow_error(Loc loc, DiagCode code, const char *fmt, va_list ap)
+{
+    if (!muted)
+        return false;
+    if (muted_errors++ == 0) {
+        first_muted_loc = loc;
+        first_muted_code = code;
+        vsnprintf(first_muted_message, sizeof first_muted_message, fmt, ap);
+    }
+    return true;
+}
+
 void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
 {
+    va_list ap0;
+    va_start(ap0, fmt);
+    bool swallowed = swallow_error(loc, code, fmt, ap0);
+    va_end(ap0);
+    if (swallowed)
+        return;
     check_limit();
     va_list ap;
     va_start(ap, fmt);
@@ -653,6 +701,12 @@ void diag_error(Loc loc, DiagCode code, const char *fmt, ...)
 
 void diag_error_noloc(DiagCode code, const char *fmt, ...)
 {
+    va_list ap0;
+    va_start(ap0, fmt);
+    bool swallowed = swallow_error(LOC_NONE, code, fmt, ap0);
+    va_end(ap0);
+    if (swallowed)
+        return;
     check_limit();
     va_list ap;
     va_start(ap, fmt);
@@ -726,7 +780,7 @@ bool diag_warning(Loc loc, DiagCode code, const char *fmt, ...)
 {
     int i = warning_index(code);
     DiagWarnLevel level = i < 0 ? DIAG_WARN_ON : warning_level[i];
-    if (level == DIAG_WARN_OFF)
+    if (level == DIAG_WARN_OFF || muted)
         return false;
     if (level == DIAG_WARN_ERROR)
         check_limit();
@@ -752,6 +806,8 @@ bool diag_warning(Loc loc, DiagCode code, const char *fmt, ...)
 
 void diag_note(Loc loc, const char *fmt, ...)
 {
+    if (muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
     add_note((DiagNote){.loc = loc, .message = vformat(fmt, ap)});
@@ -763,6 +819,8 @@ void diag_note(Loc loc, const char *fmt, ...)
 
 void diag_suggest(Loc at, Loc replace, const char *replacement, const char *fmt, ...)
 {
+    if (muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
     bool applies = replace.file != 0 && replacement;

@@ -98,6 +98,15 @@ int diag_warning_count(void);
 
 /* Number of errors reported so far. */
 int diag_error_count(void);
+/* Muting (nested: each true needs its false): while muted, nothing is
+ * reported or counted as an error; the muted errors are counted apart and
+ * the first is kept.  The checker mutes the second check of a generic
+ * declaration's instances, whose mistakes were the generic's to report. */
+void diag_mute(bool on);
+bool diag_is_muted(void);
+int diag_muted_errors(void);
+/* The first muted error: its message, location and code. */
+const char *diag_first_muted(Loc *loc, DiagCode *code);
 /* Whether an error with this code has been reported (for the driver's
  * closing note about `mosaicc --explain`). */
 bool diag_code_reported(DiagCode code);

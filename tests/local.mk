@@ -57,7 +57,7 @@ EXTRA_DIST += tests/driver/sarif-2.1.0-subset.schema.json
 # What the fuzz target and its replay compile: the front end up to effects.
 FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
 	parser/parse.y parser/parser.h parser/ast.c parser/ast.h parser/ast_print.c \
-	parser/ast_walk.c \
+	parser/ast_walk.c parser/ast_clone.c typecheck/generics.c \
 	typecheck/types.c typecheck/places.c typecheck/effects.c typecheck/layouts.c \
 	typecheck/advisor.c typecheck/scope.c typecheck/check_type.c \
 	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \

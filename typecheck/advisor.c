@@ -339,11 +339,13 @@ static void walk_program(const Program *prog, AstWalk *w)
 {
     for (size_t d = 0; d < prog->decls.len; d++) {
         Decl *dd = prog->decls.items[d];
-        if (dd->kind == DECL_FUNC)
+        /* generic code as compiled: its instances' loops, not its own */
+        if (dd->kind == DECL_FUNC && !tc_is_generic_func(dd->u.func))
             ast_walk_stmt(w, dd->u.func->body);
-        else if (dd->kind == DECL_CLASS)
+        else if (dd->kind == DECL_CLASS && !tc_is_generic_class(dd->u.cls))
             for (size_t j = 0; j < dd->u.cls->methods.len; j++)
-                ast_walk_stmt(w, dd->u.cls->methods.items[j]->body);
+                if (!tc_is_generic_func(dd->u.cls->methods.items[j]))
+                    ast_walk_stmt(w, dd->u.cls->methods.items[j]->body);
     }
 }
 

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include "types.h"
 #include "layouts.h"
+#include "generics.h"
 
 /* What a top-level name denotes: functions, classes, pools and layouts
  * share one namespace (a duplicate is E0102); only the first declaration
@@ -161,6 +162,43 @@ void tc_apply_layout_overrides(Checker *c, const char *const *overrides, size_t 
  * is `unit` (both reported at the parameter). */
 Type *tc_param_type(const Param *p);
 
+/* Instances (generics.c): their signatures, resolved silently as soon as
+ * they are made, and their bodies, checked once the generic code has been. */
+void tc_resolve_class_signatures(Checker *c, ClassDecl *k);
+void tc_resolve_func_signature(Checker *c, FuncDecl *f);
+void tc_check_instance_class(Checker *c, ClassDecl *k);
+void tc_check_instance_func(Checker *c, FuncDecl *f);
+
+/* ---- generics.c ----------------------------------------------------------- */
+/* Around one program's check: instances are made with c. */
+void tc_generics_begin(Checker *c);
+void tc_generics_end(void);
+/* Gives a generic declaration (and a class's generic methods) its type
+ * parameters; nothing for the others. */
+void tc_generic_declare_class(ClassDecl *k);
+void tc_generic_declare_func(FuncDecl *f);
+/* The type a type parameter `name` in scope stands for (the function's
+ * or method's own, then its class's): a TY_PARAM in generic code, the
+ * type argument in an instance; NULL if none is named so. */
+Type *tc_type_param_named(const Checker *c, const char *name);
+/* Generic class k at `places` applied to `args` (tc_generic_apply), an
+ * instance made at `where`; ty_error after E0104 for runaway
+ * instantiation. */
+Type *tc_generic_apply_at(Checker *c, ClassDecl *k, Place **places, uint32_t nplaces,
+                          Type **args, uint32_t nargs, Loc where);
+/* The instance of generic function or method f at args (NULL after
+ * E0104 for runaway instantiation). */
+FuncDecl *tc_instantiate_func(Checker *c, FuncDecl *f, Type **args, Loc where);
+/* Binds the parameters of g that `want` (a parameter's type) mentions to
+ * what `got` (the argument's type) has in their position. */
+void tc_infer_type_args(const Generic *g, const Type *want, Type *got, Subst *s);
+/* Does t mention a parameter of g that s does not bind yet? */
+bool tc_mentions_unbound(const Generic *g, const Type *t, const Subst *s);
+/* Checks the bodies of the instances made so far, and of those they make,
+ * muted; reports the first error found only there (a checker bug) when
+ * the program had no other since `program_errors_before`. */
+void tc_check_instances(Checker *c, int program_errors_before);
+
 /* ---- check_stmt.c ------------------------------------------------------- */
 /* Checks the statements of a block in the current scope (the caller
  * decides whether the block opens one: a function body shares the scope of
@@ -205,8 +243,11 @@ Type *tc_new(Checker *c, Expr *e);          /* EX_NEW */
  * extends with f's own place parameters inferred from the arguments
  * (E0301 when one cannot be); `what` names the callee in messages ("'f'",
  * "method 'm'"). */
-void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
-                   const char *what, Subst *s);
+/* A generic f's type parameters are inferred the same way (E0104 when
+ * one cannot be); the result is the function the call calls: f, or the
+ * instance of generic f at the inferred types. */
+FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
+                        const char *what, Subst *s);
 
 /* ---- flow.c ------------------------------------------------------------- */
 bool tc_can_complete(const Stmt *s);

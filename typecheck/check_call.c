@@ -114,9 +114,66 @@ static void explain_param_place(FuncDecl *f, Param *p, const Type *want, const T
                   "parameter '%s'", ty_show(got), p->name.text);
 }
 
-void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
-                   const char *what, Subst *s)
+/* After an E0201, or an E0104: f's type parameters stand for the error
+ * type, so that nothing about the call's result cascades. */
+static void bind_type_params_to_error(FuncDecl *f, Subst *s)
 {
+    Generic *g = tc_is_generic_func(f) ? f->generic : NULL;
+    for (uint32_t i = 0; g && !g->of && i < g->nargs; i++)
+        if (!tc_subst_lookup_type(s, g->args[i]))
+            tc_subst_add_type(s, g->args[i], ty_error);
+}
+
+/* The callee of a call to generic function f, once its type arguments
+ * are inferred into s (LANGUAGE.md §11): the instance when they are all
+ * types without parameters, with f's places bound in s passed on to the
+ * instance's; f itself, read through s, in generic code; f after an
+ * E0104 for a parameter nothing determines. */
+static FuncDecl *generic_callee(Checker *c, FuncDecl *f, Loc call_loc, const char *what,
+                                Subst *s, bool saw_error)
+{
+    Generic *g = f->generic;
+    Type **targs = arena_alloc((g->nargs + 1) * sizeof *targs);
+    bool open = false, missing = false;
+    for (uint32_t i = 0; i < g->nargs; i++) {
+        targs[i] = tc_subst_lookup_type(s, g->args[i]);
+        if (!targs[i]) {
+            if (!saw_error) {
+                diag_error(call_loc, DIAG_E0104, "cannot infer type parameter '%s' of %s",
+                           g->args[i]->param_name, what);
+                diag_note(f->type_params.items[i].loc, "'%s' declared here; it is inferred "
+                          "from the arguments' types, and no argument's type determines it",
+                          g->args[i]->param_name);
+            }
+            missing = true;
+            continue;
+        }
+        missing |= targs[i]->kind == TY_ERROR;
+        open |= ty_is_open(targs[i]);
+    }
+    if (missing) {
+        bind_type_params_to_error(f, s);
+        return f;
+    }
+    if (open)
+        return f;
+    FuncDecl *inst = tc_instantiate_func(c, f, targs, call_loc);
+    if (!inst) {
+        bind_type_params_to_error(f, s);
+        return f;
+    }
+    for (int i = 0; i < tc_func_nplaces(f); i++) {
+        Place *p = tc_subst_lookup(s, tc_place_func_param(f, i));
+        if (p)
+            tc_subst_add(s, tc_place_func_param(inst, i), p);
+    }
+    return inst;
+}
+
+FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
+                        const char *what, Subst *s)
+{
+    Generic *generic = f->generic && !f->generic->of ? f->generic : NULL;
     if (f->params.len != args->len) {
         diag_error(call_loc, DIAG_E0201, "wrong number of arguments to %s: "
                    "expected %zu, found %zu", what, f->params.len, args->len);
@@ -124,7 +181,8 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         check_args_alone(c, args);
         for (size_t i = 0; i < f->place_params.len; i++)
             tc_subst_add(s, tc_place_func_param(f, (int)i), tc_place_unknown());
-        return;
+        bind_type_params_to_error(f, s);
+        return f;
     }
     /* First the arguments' own types, each guided by its parameter, and
      * the place parameters they determine; then the fit of each. */
@@ -182,12 +240,16 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
             got[i] = tc_expr(c, args->items[i], NULL);  /* perhaps a pool: no value needed */
             continue;
         }
-        got[i] = tc_value(c, args->items[i], mentions_open_place(f, want, s) ? NULL : want);
+        bool open = mentions_open_place(f, want, s) || tc_mentions_unbound(generic, want, s);
+        got[i] = tc_value(c, args->items[i], open ? NULL : want);
         saw_error |= got[i]->kind == TY_ERROR;
+        tc_infer_type_args(generic, tc_param_type(p), got[i], s);
         /* each `?` of an argument is one unknown node of its own */
         got[i] = tc_open_type(got[i]);
         infer_places(f, tc_param_type(p), got[i], s);
     }
+    if (generic)
+        f = generic_callee(c, f, call_loc, what, s, saw_error);
     for (size_t i = 0; i < f->place_params.len; i++) {
         Place *pp = tc_place_func_param(f, (int)i);
         if (tc_subst_lookup(s, pp))
@@ -212,6 +274,7 @@ void tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
         if (ty_same_shape(got[i], want))
             explain_param_place(f, p, want, got[i]);
     }
+    return f;
 }
 
 /* ---- built-ins ----------------------------------------------------------------- */
@@ -523,7 +586,8 @@ static Type *call_func(Checker *c, Expr *e, FuncDecl *f, Resolution res, const c
     e->u.call.func = f;
     Subst *s = tc_subst_receiver(res == RES_METHOD ? tc_this_type(c->cls) : NULL, tc_here(c));
     e->u.call.subst = s;
-    tc_check_args(c, f, &e->u.call.args, e->loc, what, s);
+    f = tc_check_args(c, f, &e->u.call.args, e->loc, what, s);
+    e->u.call.func = f;
     return f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
 }
 
@@ -752,7 +816,8 @@ Type *tc_method_call(Checker *c, Expr *e)
                       tc_subst_receiver(t, ty_home(t)));
         return ty_error;
     }
-    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    f = tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    e->u.method_call.func = f;
     return f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
 }
 
@@ -788,7 +853,8 @@ Type *tc_send(Checker *c, Expr *e)
     /* read from the receiver's point of view: its here is its home */
     Subst *s = tc_subst_receiver(t, ty_home(t));
     e->u.method_call.subst = s;
-    tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    f = tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
+    e->u.method_call.func = f;
     Type *r = f->result_type ? tc_subst_type(s, f->result_type) : ty_error;
     return r->kind == TY_ERROR ? ty_error : ty_fut(r);
 }

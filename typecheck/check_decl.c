@@ -66,9 +66,11 @@ static void collect(Checker *c)
         const char *name = NULL;
         switch (d->kind) {
         case DECL_FUNC:
+            tc_generic_declare_func(d->u.func);
             name = d->u.func ? d->u.func->name.text : NULL;
             break;
         case DECL_CLASS:
+            tc_generic_declare_class(d->u.cls);
             name = d->u.cls && !is_builtin_type_name(c, d->u.cls->name.text)
                        ? d->u.cls->name.text : NULL;
             if (d->u.cls && (d->u.cls->name.text == c->s_fut ||
@@ -130,6 +132,50 @@ static void check_place_params(const NameVec *names, const ClassDecl *outer,
     }
 }
 
+/* Type parameter lists (LANGUAGE.md §11): no name twice, none the name of
+ * a class, a built-in type or a place parameter of the same declaration,
+ * and a method's own may not hide its class's (E0102). */
+static void check_type_params(Checker *c, const NameVec *names, const NameVec *places,
+                              const ClassDecl *outer)
+{
+    for (size_t i = 0; i < names->len; i++) {
+        Name n = names->items[i];
+        bool bad = false;
+        for (size_t j = 0; j < i && !bad; j++)
+            if (names->items[j].text == n.text) {
+                diag_error(n.loc, DIAG_E0102, "duplicate type parameter '%s'", n.text);
+                diag_note(names->items[j].loc, "previous definition here");
+                bad = true;
+            }
+        TopEntry *top = bad ? NULL : tc_top(c, n.text);
+        if (bad) {
+        } else if (is_builtin_type_name(c, n.text)) {
+            diag_error(n.loc, DIAG_E0102, "type parameter '%s' has the name of a built-in "
+                       "type", n.text);
+        } else if (top && top->cls) {
+            diag_error(n.loc, DIAG_E0102, "type parameter '%s' has the name of class '%s'",
+                       n.text, n.text);
+            diag_note(top->cls->name.loc, "class '%s' declared here", n.text);
+        } else {
+            for (size_t j = 0; j < places->len; j++)
+                if (places->items[j].text == n.text) {
+                    diag_error(n.loc, DIAG_E0102, "'%s' is both a type parameter and a "
+                               "place parameter", n.text);
+                    diag_note(places->items[j].loc, "place parameter '%s' declared here",
+                              n.text);
+                    break;
+                }
+            for (size_t j = 0; outer && j < outer->type_params.len; j++)
+                if (outer->type_params.items[j].text == n.text) {
+                    diag_error(n.loc, DIAG_E0102, "type parameter '%s' hides a type "
+                               "parameter of class '%s'", n.text, outer->name.text);
+                    diag_note(outer->type_params.items[j].loc, "declared here");
+                    break;
+                }
+        }
+    }
+}
+
 /* Starts a walk of a function, a method or a class member: the context
  * that names, places and `here` are resolved in. */
 static void reset_walk(Checker *c, ClassDecl *cls, FuncDecl *f)
@@ -156,8 +202,14 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
                 tc_note_pool_param(p, top->cls);
         }
     }
-    if (report)
+    if (report) {
         check_place_params(&f->place_params, f->owner, "place parameter");
+        check_type_params(c, &f->type_params, &f->place_params, f->owner);
+    }
+    if (report && f->owner && f->name.text == c->s_init && f->type_params.len)
+        diag_error(f->type_params.items[0].loc, DIAG_E0104,
+                   "'init' cannot declare type parameters; declare them on class '%s'",
+                   f->owner->name.text);
     if (report && f->owner && f->name.text == c->s_init && f->place_params.len)
         diag_error(f->place_params.items[0].loc, DIAG_E0301,
                    "'init' cannot declare place parameters; declare them on class '%s'",
@@ -220,30 +272,42 @@ static void resolve_field(Checker *c, ClassDecl *k, FieldDecl *fd, bool report)
     fd->field_type = t;
 }
 
+void tc_resolve_class_signatures(Checker *c, ClassDecl *k)
+{
+    for (size_t j = 0; j < k->fields.len; j++)
+        if (k->fields.items[j])
+            resolve_field(c, k, k->fields.items[j], false);
+    k->init = NULL;
+    for (size_t j = 0; j < k->methods.len; j++) {
+        FuncDecl *m = k->methods.items[j];
+        if (!m)
+            continue;
+        reset_walk(c, k, m);
+        resolve_signature(c, m, false);
+        if (m->name.text == c->s_init && !k->init)
+            k->init = m;
+    }
+    reset_walk(c, NULL, NULL);
+}
+
+void tc_resolve_func_signature(Checker *c, FuncDecl *f)
+{
+    reset_walk(c, f->owner, f);
+    resolve_signature(c, f, false);
+    reset_walk(c, NULL, NULL);
+}
+
 static void resolve_signatures(Checker *c)
 {
     for (size_t i = 0; i < c->program->decls.len; i++) {
         Decl *d = c->program->decls.items[i];
         if (!d)
             continue;
-        if (d->kind == DECL_FUNC && d->u.func) {
+        if (d->kind == DECL_FUNC && d->u.func && !tc_is_instance_func(d->u.func)) {
             reset_walk(c, NULL, d->u.func);
             resolve_signature(c, d->u.func, false);
-        } else if (d->kind == DECL_CLASS && d->u.cls) {
-            ClassDecl *k = d->u.cls;
-            for (size_t j = 0; j < k->fields.len; j++)
-                if (k->fields.items[j])
-                    resolve_field(c, k, k->fields.items[j], false);
-            k->init = NULL;
-            for (size_t j = 0; j < k->methods.len; j++) {
-                FuncDecl *m = k->methods.items[j];
-                if (!m)
-                    continue;
-                reset_walk(c, k, m);
-                resolve_signature(c, m, false);
-                if (m->name.text == c->s_init && !k->init)
-                    k->init = m;
-            }
+        } else if (d->kind == DECL_CLASS && d->u.cls && !tc_is_instance_class(d->u.cls)) {
+            tc_resolve_class_signatures(c, d->u.cls);
         }
     }
     /* the overrides and the pools, once every class's fields are known
@@ -352,6 +416,7 @@ static void check_class(Checker *c, ClassDecl *k)
     else
         report_duplicate_top(c, k->name.text, k->name.loc, k);
     check_place_params(&k->place_params, NULL, "place parameter");
+    check_type_params(c, &k->type_params, &k->place_params, NULL);
     check_members(k);
 
     // field = ( "var" | "val" ) name ":" type [ "=" expr ]
@@ -366,9 +431,40 @@ static void check_class(Checker *c, ClassDecl *k)
             reset_walk(c, NULL, NULL);
         }
     }
-    for (size_t i = 0; i < k->methods.len; i++)
-        if (k->methods.items[i])
-            check_function(c, k->methods.items[i], k);
+    for (size_t i = 0; i < k->methods.len; i++) {
+        FuncDecl *m = k->methods.items[i];
+        if (m && !tc_is_instance_func(m))   /* instances: generics.c */
+            check_function(c, m, k);
+    }
+}
+
+/* An instance's fields and methods, as check_class does for the generic
+ * (muted by the caller: generics.c).  Its generic methods are checked too,
+ * as generic code with the class's type arguments in place: every later
+ * pass reads every method. */
+void tc_check_instance_class(Checker *c, ClassDecl *k)
+{
+    for (size_t i = 0; i < k->fields.len; i++) {
+        FieldDecl *f = k->fields.items[i];
+        if (!f)
+            continue;
+        resolve_field(c, k, f, true);
+        if (f->init) {
+            reset_walk(c, k, NULL);
+            tc_expect(c, f->init, f->field_type);
+            reset_walk(c, NULL, NULL);
+        }
+    }
+    for (size_t i = 0; i < k->methods.len; i++) {
+        FuncDecl *m = k->methods.items[i];
+        if (m && !(m->generic && m->generic->of))  /* method instances: on their own */
+            check_function(c, m, k);
+    }
+}
+
+void tc_check_instance_func(Checker *c, FuncDecl *f)
+{
+    check_function(c, f, f->owner);
 }
 
 static void check_decl(Checker *c, Decl *d)
@@ -443,6 +539,9 @@ static void check_main(Checker *c)
     if (f->place_params.len)
         diag_error(f->place_params.items[0].loc, DIAG_E0207,
                    "'main' cannot have place parameters");
+    if (f->type_params.len)
+        diag_error(f->type_params.items[0].loc, DIAG_E0207,
+                   "'main' cannot have type parameters");
     if (!params_ok)
         diag_error(f->name.loc, DIAG_E0207,
                    "'main' must take no parameters or one parameter of type '[string]'");
@@ -489,11 +588,17 @@ bool tc_check_program(Program *program, const char *const *layout_overrides,
     c.main_func = main_entry ? main_entry->func : NULL;
     c.layout_overrides = layout_overrides;
     c.noverrides = noverrides;
+    tc_generics_begin(&c);
     resolve_signatures(&c);
-    for (size_t i = 0; i < program->decls.len; i++)
-        if (program->decls.items[i])
-            check_decl(&c, program->decls.items[i]);
+    for (size_t i = 0; i < program->decls.len; i++) {
+        Decl *d = program->decls.items[i];
+        if (d && !(d->kind == DECL_CLASS && tc_is_instance_class(d->u.cls)) &&
+            !(d->kind == DECL_FUNC && tc_is_instance_func(d->u.func)))
+            check_decl(&c, d);
+    }
+    tc_check_instances(&c, before);
     check_main(&c);
+    tc_generics_end();
     return diag_error_count() == before;
 }
 
@@ -502,6 +607,7 @@ void tc_reset(void)
     tc_places_reset();
     tc_layouts_reset();
     tc_scope_reset();
+    tc_generics_reset();
 }
 
 FuncDecl *tc_main_function(const Program *program)

@@ -125,7 +125,10 @@ static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report)
         if (report) {
             {
                 diag_error(pe->loc, DIAG_E0301, "unknown place '%s'", pe->name);
-                if (c->cls && c->cls->has_place_params && pe->name == c->s_home)
+                if (tc_type_param_named(c, pe->name))
+                    diag_note(LOC_NONE, "'%s' is a type parameter: it stands for a type, "
+                              "not a place", pe->name);
+                else if (c->cls && c->cls->has_place_params && pe->name == c->s_home)
                     diag_note(c->cls->name.loc, "'home' names the implicit place of a class "
                               "without place parameters; '%s' declares its own",
                               c->cls->name.text);
@@ -143,10 +146,74 @@ static Place *resolve_place(Checker *c, PlaceExpr *pe, bool report)
     return tc_place_unknown();
 }
 
-/* type = name [ "<" places ">" ]   (a built-in type or a class) */
+/* The type arguments of te, resolved (reported when `report`); NULL when
+ * one is wrong. */
+static Type **resolve_type_args(Checker *c, TypeExpr *te, bool report)
+{
+    Type **args = arena_alloc((te->targs.len + 1) * sizeof *args);
+    bool ok = true;
+    for (size_t i = 0; i < te->targs.len; i++) {
+        args[i] = tc_resolve_type(c, te->targs.items[i], report);
+        if (args[i]->kind == TY_UNIT) {
+            if (report)
+                diag_error(te->targs.items[i]->loc, DIAG_E0200,
+                           "'unit' cannot be a type argument");
+            args[i] = ty_error;
+        }
+        ok &= args[i]->kind != TY_ERROR;
+    }
+    return ok ? args : NULL;
+}
+
+/* type = name "[" type { "," type } "]" [ "<" places ">" ]   (§11)
+ * A generic class needs exactly its number of type arguments, any other
+ * type none (E0104). */
+static Type *resolve_generic(Checker *c, ClassDecl *k, TypeExpr *te, bool report)
+{
+    size_t want = k->type_params.len;
+    if (!te->has_targs && want == 0)
+        return ty_class_at(c, k, te, report);
+    if (!te->has_targs || te->targs.len != want) {
+        if (report) {
+            if (want == 0)
+                diag_error(te->name.loc, DIAG_E0104, "class '%s' takes no type arguments",
+                           k->name.text);
+            else if (!te->has_targs)
+                diag_error(te->name.loc, DIAG_E0104, "generic class '%s' needs %zu type "
+                           "argument%s: write '%s[%s]'", k->name.text, want,
+                           want == 1 ? "" : "s", k->name.text,
+                           want == 1 ? "T" : "T, ...");
+            else
+                diag_error(te->loc, DIAG_E0104, "wrong number of type arguments for '%s': "
+                           "expected %zu, found %zu", k->name.text, want, te->targs.len);
+            diag_note(k->name.loc, "'%s' declared here", k->name.text);
+        }
+        resolve_type_args(c, te, report);   /* their own mistakes */
+        if (want == 0)
+            return ty_class_at(c, k, te, report);
+        return ty_error;
+    }
+    Type **args = resolve_type_args(c, te, report);
+    Type *at = ty_class_at(c, k, te, report);
+    if (!args)
+        return ty_error;
+    return tc_generic_apply_at(c, k, at->places, at->nplaces, args, (uint32_t)want, te->loc);
+}
+
+/* type = name [ "<" places ">" ]   (a built-in type, a type parameter or a class) */
 static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
 {
     const char *name = te->name.text;
+    Type *param = tc_type_param_named(c, name);
+    if (param) {
+        if (te->has_places && report)
+            diag_error(te->loc, DIAG_E0301, "type parameter '%s' takes no place arguments: "
+                       "its places are those of its type argument", name);
+        if (te->has_targs && report)
+            diag_error(te->loc, DIAG_E0104, "type parameter '%s' takes no type arguments",
+                       name);
+        return param;
+    }
     Type *builtin = NULL;
     if (name == c->s_int)
         builtin = ty_int;
@@ -159,6 +226,8 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
     if (builtin) {
         if (te->has_places && report)
             diag_error(te->loc, DIAG_E0301, "type '%s' takes no place arguments", name);
+        if (te->has_targs && report)
+            diag_error(te->loc, DIAG_E0104, "type '%s' takes no type arguments", name);
         return builtin;
     }
 
@@ -184,7 +253,7 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
                 if (c->cls->place_params.items[i].text == name) {
                     diag_note(c->cls->place_params.items[i].loc, "'%s' is a place parameter "
                               "of '%s': the '<...>' after a class name lists the places its "
-                              "objects live at, not types (Mosaic has no type parameters)",
+                              "objects live at; type parameters go in '[...]' before it",
                               name, c->cls->name.text);
                     return ty_error;
                 }
@@ -198,7 +267,7 @@ static Type *resolve_named(Checker *c, TypeExpr *te, bool report)
         }
         return ty_error;
     }
-    return ty_class_at(c, top->cls, te, report);
+    return resolve_generic(c, top->cls, te, report);
 }
 
 /* The class type cls<places written in te>, or at the default place when
@@ -307,6 +376,12 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
                 diag_error(te->loc, DIAG_E0401, "'pool %s' is only the type of a parameter: "
                            "pools cannot be stored or returned", te->name.text);
             t = ty_error;
+        } else if (top && top->cls && tc_is_generic_class(top->cls)) {
+            if (report)
+                diag_error(te->name.loc, DIAG_E0104, "'pool %s' names a generic class: a "
+                           "'pool C' parameter takes a class without type parameters",
+                           te->name.text);
+            t = ty_error;
         } else if (top && top->cls) {
             t = ty_pool(top->cls, tc_place_unknown());
         } else {
@@ -333,5 +408,7 @@ Type *tc_this_type(ClassDecl *cls)
     Place **ps = arena_alloc(n * sizeof *ps);
     for (uint32_t i = 0; i < n; i++)
         ps[i] = tc_place_class_param(cls, (int)i);
+    if (tc_is_generic_class(cls))   /* inside a generic class: C[T, ...] */
+        return ty_class_applied(cls, ps, n, cls->generic->args, cls->generic->nargs);
     return ty_class(cls, ps, n);
 }

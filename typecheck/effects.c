@@ -440,6 +440,11 @@ static const char *unit_name(const Unit *u)
     return func_name(u->func);
 }
 
+static bool unit_is_instance(const Unit *u)
+{
+    return u->func ? tc_is_instance_func(u->func) : tc_is_instance_class(u->cls);
+}
+
 static const FuncDecl *declaring(const Unit *u)
 {
     return u->declarer ? u->declarer : u->func;
@@ -574,8 +579,8 @@ bool eff_analyse(Program *program)
         for (size_t i = 0; i < all.len; i++)
             grew |= summarise(all.items[i]);
     }
-    for (size_t i = 0; i < all.len; i++)
-        if (all.items[i]->declared)
+    for (size_t i = 0; i < all.len; i++)    /* an instance's are its generic's */
+        if (all.items[i]->declared && !unit_is_instance(all.items[i]))
             check_declared(all.items[i]);
     check_pooled_homes();
     return diag_error_count() == before;
@@ -630,15 +635,18 @@ bool eff_print_function(FILE *out, const FuncDecl *f)
     return true;
 }
 
+/* Generic code is reported as written, once (its effects do not depend on
+ * its type arguments, which it cannot look into); instances are not. */
 void eff_print_report(FILE *out, const Program *program)
 {
     for (size_t i = 0; i < program->decls.len; i++) {
         Decl *d = program->decls.items[i];
-        if (d->kind == DECL_FUNC) {
+        if (d->kind == DECL_FUNC && !tc_is_instance_func(d->u.func)) {
             print_unit(out, unit_of(d->u.func));
-        } else if (d->kind == DECL_CLASS) {
+        } else if (d->kind == DECL_CLASS && !tc_is_instance_class(d->u.cls)) {
             for (size_t j = 0; j < d->u.cls->methods.len; j++)
-                print_unit(out, unit_of(d->u.cls->methods.items[j]));
+                if (!tc_is_instance_func(d->u.cls->methods.items[j]))
+                    print_unit(out, unit_of(d->u.cls->methods.items[j]));
         }
     }
 }

@@ -32,6 +32,9 @@ static NameMap pools_by_place;      /* Place * -> TcPool * */
 static NameMap layouts_by_decl;     /* LayoutDecl * -> TcLayout * */
 static NameMap builtin_layouts;     /* ClassDecl * -> TcLayout *[2] (aos, soa) */
 static VEC(TcPool *) all_pools;
+/* layout_for_instance: a generic class's layout and its form for one instance */
+typedef struct InstanceLayout { TcLayout *of, *l; } InstanceLayout;
+static VEC(InstanceLayout) instance_layouts;
 
 /* --layout overrides: name (interned) -> the SPEC text */
 static NameMap overrides;
@@ -41,6 +44,7 @@ void tc_layouts_reset(void)
     pools_by_decl = pools_by_place = layouts_by_decl = builtin_layouts = overrides =
         (NameMap){0};
     all_pools.items = NULL, all_pools.len = all_pools.cap = 0;
+    instance_layouts.items = NULL, instance_layouts.len = instance_layouts.cap = 0;
 }
 
 TcPool *tc_pool(const PoolDecl *decl) { return tc_map_get(&pools_by_decl, (const char *)decl); }
@@ -237,6 +241,31 @@ static NameClusters clusters_of_spec(const LayoutSpec *spec)
 
 static TcLayout *override_layout(Checker *c, const char *name, ClassDecl *cls);
 
+/* A layout of a generic class (LANGUAGE.md §11) as it applies to one of
+ * its instances: the same clusters of the same fields, whose sizes are
+ * the instance's; made once per (layout, instance). */
+static TcLayout *layout_for_instance(TcLayout *of, ClassDecl *inst)
+{
+    for (size_t i = 0; i < instance_layouts.len; i++)
+        if (instance_layouts.items[i].of == of && instance_layouts.items[i].l->cls == inst)
+            return instance_layouts.items[i].l;
+    TcLayout *l;
+    NameClusters cs = {0};
+    for (size_t k = 0; k < of->clusters.len; k++) {
+        NameCluster nc = {0};
+        TcCluster *c = of->clusters.items[k];
+        for (size_t j = 0; j < c->fields.len; j++) {
+            VEC_PUSH(nc.names, c->fields.items[j]->name.text);
+            VEC_PUSH(nc.locs, c->fields.items[j]->name.loc);
+        }
+        VEC_PUSH(cs, nc);
+    }
+    l = layout_from_names(inst, of->name, &cs, silent_problem, inst, LOC_NONE);
+    if (l)
+        VEC_PUSH(instance_layouts, ((InstanceLayout){of, l}));
+    return l;
+}
+
 /* The layout a written spec names for cls: aos, soa, a layout declared
  * for cls, or the clusters given; NULL after an E0400. */
 static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls,
@@ -264,6 +293,10 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
         TopEntry *lc = tc_top(c, ld->class_name.text);
         if (!lc || !lc->cls)
             return NULL;    /* the layout's own class is unknown: reported there */
+        if (tc_is_instance_class(cls) && cls->generic->of->cls == lc->cls) {
+            TcLayout *of = tc_layout_of_decl(c, ld);
+            return of ? layout_for_instance(of, cls) : NULL;
+        }
         if (lc->cls != cls) {
             if (report) {
                 diag_error(spec->name.loc, DIAG_E0400, "layout '%s' is for class '%s', "

@@ -11,6 +11,7 @@
  * tc_subst_type rebuilds only the parts of a type that change.
  */
 #include "places.h"
+#include "generics.h"
 #include "check.h"
 #include "types.h"
 #include "../support/arena.h"
@@ -189,6 +190,27 @@ void tc_subst_add(Subst *s, Place *from, Place *to)
     VEC_PUSH(s->to, to);
 }
 
+void tc_subst_add_type(Subst *s, Type *param, Type *to)
+{
+    for (size_t i = 0; i < s->tfrom.len; i++)
+        if (s->tfrom.items[i] == param) {
+            s->tto.items[i] = to;
+            return;
+        }
+    VEC_PUSH(s->tfrom, param);
+    VEC_PUSH(s->tto, to);
+}
+
+Type *tc_subst_lookup_type(const Subst *s, const Type *param)
+{
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < s->tfrom.len; i++)
+        if (s->tfrom.items[i] == param)
+            return s->tto.items[i];
+    return NULL;
+}
+
 Place *tc_subst_lookup(const Subst *s, const Place *from)
 {
     if (!s)
@@ -215,7 +237,7 @@ static Type *map_class_places(Type *t, Place *(*map)(const void *, Place *), con
         ps[i] = map(ctx, t->places[i]);
         changed |= ps[i] != t->places[i];
     }
-    return changed ? ty_class(t->cls, ps, t->nplaces) : t;
+    return changed ? ty_class_applied(t->cls, ps, t->nplaces, t->targs, t->ntargs) : t;
 }
 
 static Place *subst_place_in(const void *s, Place *p) { return tc_subst_place(s, p); }
@@ -229,20 +251,37 @@ static Place *open_place(const void *unused, Place *p)
 
 Type *tc_subst_type(const Subst *s, Type *t)
 {
-    if (!s || !t || s->from.len == 0)
+    if (!s || !t || (s->from.len == 0 && s->tfrom.len == 0))
         return t;
     switch (t->kind) {
-    case TY_CLASS:
-        return map_class_places(t, subst_place_in, s);
+    case TY_PARAM: {
+        Type *to = tc_subst_lookup_type(s, t);
+        return to ? to : t;
+    }
+    case TY_CLASS: {
+        Type *u = map_class_places(t, subst_place_in, s);
+        if (!t->ntargs || s->tfrom.len == 0)
+            return u;
+        Type **args = arena_alloc(t->ntargs * sizeof *args);
+        bool changed = false;
+        for (uint32_t i = 0; i < t->ntargs; i++) {
+            args[i] = tc_subst_type(s, t->targs[i]);
+            changed |= args[i] != t->targs[i];
+        }
+        /* arguments that are all types now make the instance they name */
+        return changed ? tc_generic_apply(u->cls, u->places, u->nplaces, args, t->ntargs) : u;
+    }
     case TY_ARRAY: {
         Type *elem = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);
         return elem == t->elem && p == t->places[0] ? t : ty_array(elem, p);
     }
     case TY_MAP: {
+        Type *key = tc_subst_type(s, t->key);
         Type *value = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);
-        return value == t->elem && p == t->places[0] ? t : ty_map(t->key, value, p);
+        return key == t->key && value == t->elem && p == t->places[0] ? t
+                                                                       : ty_map(key, value, p);
     }
     case TY_FUT: {
         Type *elem = tc_subst_type(s, t->elem);
@@ -280,6 +319,9 @@ Subst *tc_subst_receiver(const Type *receiver, Place *here_to)
             Place *p = receiver->places[i];
             tc_subst_add(s, tc_place_class_param(receiver->cls, (int)i), open_place(NULL, p));
         }
+    if (receiver && receiver->kind == TY_CLASS && receiver->ntargs)
+        for (uint32_t i = 0; i < receiver->ntargs; i++)
+            tc_subst_add_type(s, tc_generic_param(receiver->cls, i), receiver->targs[i]);
     if (here_to && here_to != tc_place_here())
         tc_subst_add(s, tc_place_here(), here_to);
     return s;

@@ -98,21 +98,32 @@ bool tc_place_is_node(const Place *p);
  * "?", a pool's name. */
 const char *tc_place_name(const Place *p);
 
-/* A mapping from places to places; entries not listed map to themselves. */
+/* A mapping from places to places, and from type parameters to types
+ * (LANGUAGE.md §11: a generic class's parameters read through a receiver
+ * `Node[T]` inside generic code, a generic function's inferred at a call
+ * there); entries not listed map to themselves.  One substitution for
+ * both, so that a member's type is read in one step wherever it is read. */
 typedef struct Subst {
     VEC(Place *) from;
     VEC(Place *) to;
+    VEC(Type *) tfrom;      /* TY_PARAM types */
+    VEC(Type *) tto;
 } Subst;
 
 void tc_subst_add(Subst *s, Place *from, Place *to);
+void tc_subst_add_type(Subst *s, Type *param, Type *to);
+/* The image of type parameter `param` in s, or NULL. */
+Type *tc_subst_lookup_type(const Subst *s, const Type *param);
 /* The image of `from` in s, or NULL when s does not map it. */
 Place *tc_subst_lookup(const Subst *s, const Place *from);
 Place *tc_subst_place(const Subst *s, Place *p);
-/* t with every place mapped through s (t itself when nothing changes). */
+/* t with every place and type parameter mapped through s (t itself when
+ * nothing changes). */
 Type *tc_subst_type(const Subst *s, Type *t);
 /* The mapping that reads a member of a `receiver` (a class type) from the
  * outside: the class's parameters become the receiver's arguments (a `?`
- * there a fresh unknown, see tc_place_opaque), and the member's `here`
+ * there a fresh unknown, see tc_place_opaque), its type parameters the
+ * receiver's type arguments (generic code only), and the member's `here`
  * becomes `here_to`. */
 Subst *tc_subst_receiver(const Type *receiver, Place *here_to);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "check.h"
 #include "record.h"
+#include "../support/diag.h"
 
 static TcRecord *recording;
 
@@ -52,7 +53,7 @@ static void member(Loc span, const Expr *object, FuncDecl *func, int builtin, Ty
 
 void tc_record_expr(Checker *c, const Expr *e)
 {
-    if (!recording || !e)
+    if (!recording || !e || diag_is_muted())   /* an instance: the generic was recorded */
         return;
     switch (e->kind) {
     case EX_THIS:
@@ -120,7 +121,7 @@ void tc_record_expr(Checker *c, const Expr *e)
 
 void tc_record_type(const TypeExpr *te)
 {
-    if (!recording || !te || !te->resolved)
+    if (!recording || !te || !te->resolved || diag_is_muted())
         return;
     Type *t = te->resolved;
     if ((te->kind == TE_NAMED && t->kind == TY_CLASS) || (te->kind == TE_POOL && t->kind == TY_POOL))
@@ -129,7 +130,7 @@ void tc_record_type(const TypeExpr *te)
 
 void tc_record_binding(Checker *c)
 {
-    if (!recording || c->bindings.len == 0)
+    if (!recording || c->bindings.len == 0 || diag_is_muted())
         return;
     size_t i = c->bindings.len - 1;
     const Binding *b = &c->bindings.items[i];
@@ -150,7 +151,7 @@ void tc_record_binding(Checker *c)
 
 void tc_record_point(Checker *c, uint32_t offset)
 {
-    if (!recording)
+    if (!recording || diag_is_muted())
         return;
     size_t n = c->bindings.len;
     TcScopePoint p = {offset, n && n <= recording->chain.len ? recording->chain.items[n - 1] : NULL};

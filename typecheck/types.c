@@ -71,6 +71,43 @@ Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces)
     return t;
 }
 
+Type *ty_class_applied(ClassDecl *cls, Place **places, uint32_t nplaces, Type **targs,
+                       uint32_t ntargs)
+{
+    Type *t = ty_class(cls, places, nplaces);
+    t->targs = targs;
+    t->ntargs = ntargs;
+    return t;
+}
+
+Type *ty_param(const char *name, Generic *of, uint32_t index)
+{
+    Type *t = make(TY_PARAM, NULL, NULL);
+    t->param_name = name;
+    t->param_of = of;
+    t->param_index = index;
+    return t;
+}
+
+bool ty_is_open(const Type *t)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case TY_PARAM:
+        return true;
+    case TY_CLASS:
+        return t->ntargs > 0;   /* only generic code applies a class to a parameter */
+    case TY_ARRAY:
+    case TY_FUT:
+        return ty_is_open(t->elem);
+    case TY_MAP:
+        return ty_is_open(t->key) || ty_is_open(t->elem);
+    default:
+        return false;
+    }
+}
+
 /* Arrays and pools have one place: where they live. */
 static Type *with_home(Type *t, Place *home)
 {
@@ -119,8 +156,16 @@ static bool same(const Type *a, const Type *b, bool places)
     }
     switch (a->kind) {
     case TY_CLASS:
+        if (a->cls != b->cls || a->ntargs != b->ntargs)
+            return false;
+        for (uint32_t i = 0; i < a->ntargs; i++)
+            if (!same(a->targs[i], b->targs[i], places))
+                return false;
+        return true;
     case TY_POOL:
         return a->cls == b->cls;
+    case TY_PARAM:
+        return false;   /* one object per parameter: a == b was tested */
     case TY_ARRAY:
     case TY_FUT:
         return same(a->elem, b->elem, places);
@@ -153,6 +198,13 @@ bool ty_assignable(const Type *from, const Type *to)
         return false;
     if ((from->kind == TY_ARRAY || from->kind == TY_MAP) && !ty_equal(from->elem, to->elem))
         return false;
+    if (from->kind == TY_CLASS && from->ntargs) {
+        if (from->ntargs != to->ntargs)
+            return false;
+        for (uint32_t i = 0; i < from->ntargs; i++)
+            if (!ty_equal(from->targs[i], to->targs[i]))
+                return false;   /* type arguments are invariant */
+    }
     if (from->kind == TY_MAP && !ty_equal(from->key, to->key))
         return false;
     for (uint32_t i = 0; i < from->nplaces; i++) {
@@ -190,9 +242,15 @@ static const char *name(const Type *t, bool places)
     case TY_BOOL:   return "bool";
     case TY_STRING: return "string";
     case TY_NULL:   return "null";
-    case TY_CLASS:
-        return arena_printf("%s%s", t->cls && t->cls->name.text ? t->cls->name.text : "<class>",
-                            place_list(t, places));
+    case TY_CLASS: {
+        const char *args = "";
+        for (uint32_t i = 0; i < t->ntargs; i++)
+            args = arena_printf("%s%s%s", args, i ? ", " : "[", name(t->targs[i], places));
+        return arena_printf("%s%s%s%s",
+                            t->cls && t->cls->name.text ? t->cls->name.text : "<class>", args,
+                            t->ntargs ? "]" : "", place_list(t, places));
+    }
+    case TY_PARAM:  return t->param_name;
     case TY_ARRAY:
         return arena_printf("[%s]%s", name(t->elem, places), place_list(t, places));
     case TY_FUT:    return arena_printf("Fut<%s>", name(t->elem, places));

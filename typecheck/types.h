@@ -37,6 +37,8 @@ typedef enum TypeKind {
     TY_FUT,     /* Fut<elem> */
     TY_POOL,    /* a pool of `cls` (parameters of type `pool C`) */
     TY_MAP,     /* reference to a map from `key` to `elem` (LANGUAGE.md §9) */
+    TY_PARAM,   /* a type parameter of a generic declaration, inside it
+                   (LANGUAGE.md §11): opaque, one object per parameter */
 } TypeKind;
 
 struct Type {
@@ -48,11 +50,27 @@ struct Type {
                            first); TY_ARRAY, TY_MAP: places[0], where it lives;
                            TY_POOL: places[0], the pool itself */
     uint32_t nplaces;
+    Type **targs;       /* TY_CLASS of a generic class inside generic code,
+                           where some argument is a type parameter
+                           (`Node[T]`): the type arguments; NULL for every
+                           other class type (an instance such as
+                           `Node[int]` is a class of its own, generics.h) */
+    uint32_t ntargs;
+    const char *param_name; /* TY_PARAM: as written */
+    Generic *param_of;  /* TY_PARAM: the generic declaration it belongs to */
+    uint32_t param_index;   /* TY_PARAM: its position among them */
 };
 
 extern Type *const ty_error, *const ty_unit, *const ty_int, *const ty_float,
     *const ty_bool, *const ty_string, *const ty_null;
 Type *ty_class(ClassDecl *cls, Place **places, uint32_t nplaces);
+/* A generic class applied to arguments among which is a type parameter. */
+Type *ty_class_applied(ClassDecl *cls, Place **places, uint32_t nplaces, Type **targs,
+                       uint32_t ntargs);
+Type *ty_param(const char *name, Generic *of, uint32_t index);
+/* Does t mention a type parameter (so that it is only ever seen inside
+ * generic code)? */
+bool ty_is_open(const Type *t);
 Type *ty_array(Type *elem, Place *place);
 Type *ty_fut(Type *elem);
 Type *ty_map(Type *key, Type *value, Place *place);

@@ -183,6 +183,8 @@ static int by_address(const void *a, const void *b)
  * that a program of many functions and calls takes no quadratic time. */
 static void mark_called(Walk *w, const FuncDecl *f)
 {
+    if (f->generic && f->generic->of)   /* an instance: a call of its generic */
+        f = f->generic->of->func;
     const FuncDecl *const *at = w->nfuncs ? bsearch(&f, w->funcs, w->nfuncs,
                                                     sizeof *w->funcs, by_address)
                                           : NULL;
@@ -333,7 +335,7 @@ void tc_warn_program(const Program *program)
     VEC(const FuncDecl *) funcs = {0};
     for (size_t i = 0; i < program->decls.len; i++) {
         const Decl *d = program->decls.items[i];
-        if (d->kind == DECL_FUNC)
+        if (d->kind == DECL_FUNC && !tc_is_instance_func(d->u.func))
             VEC_PUSH(funcs, d->u.func);
     }
     if (funcs.len > 1)
@@ -343,11 +345,13 @@ void tc_warn_program(const Program *program)
     memset(w.called, 0, (funcs.len ? funcs.len : 1) * sizeof *w.called);
     for (size_t i = 0; i < program->decls.len; i++) {
         const Decl *d = program->decls.items[i];
-        if (d->kind == DECL_FUNC) {
+        /* instances are the generic code again: its warnings are the generic's */
+        if (d->kind == DECL_FUNC && !tc_is_instance_func(d->u.func)) {
             walk_function(&w, d->u.func);
-        } else if (d->kind == DECL_CLASS) {
+        } else if (d->kind == DECL_CLASS && !tc_is_instance_class(d->u.cls)) {
             for (size_t j = 0; j < d->u.cls->methods.len; j++)
-                walk_function(&w, d->u.cls->methods.items[j]);
+                if (!tc_is_instance_func(d->u.cls->methods.items[j]))
+                    walk_function(&w, d->u.cls->methods.items[j]);
             walk_field_inits(&w, d->u.cls);
         }
     }
