@@ -1,13 +1,14 @@
 #!/bin/sh
 # examples.sh — the programs of examples/ that read standard input, run as
 # the README shows, on fixed input: their output, and their error paths;
-# the tour, which tests/run/example_tour.mos must copy line for line; and
+# the tour and the generics example, which tests/run/example_tour.mos and
+# example_generics.mos must copy line for line; and
 # the distributed word count, with two virtual nodes and (with Open MPI,
 # MOSAIC_MPI=yes) under mpirun -np 2, where it must print the same lines.
 . "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)/examples
 
-echo "1..8"
+echo "1..9"
 "$mosaicc" -o "$tmp/wordfreq" "$src/wordfreq.mos" &&
     "$mosaicc" -o "$tmp/csv_report" "$src/csv_report.mos" &&
     "$mosaicc" -o "$tmp/distributed" "$src/distributed.mos" || exit 99
@@ -40,6 +41,9 @@ check "csv_report: a value that is not a number is a runtime error (got $st)" $?
 lines=$(wc -l <"$src/tour.mos")
 head -n "$lines" "$src/../tests/run/example_tour.mos" | cmp -s - "$src/tour.mos"
 check "tests/run/example_tour.mos begins with examples/tour.mos, unchanged" $?
+lines=$(wc -l <"$src/generics.mos")
+head -n "$lines" "$src/../tests/run/example_generics.mos" | cmp -s - "$src/generics.mos"
+check "tests/run/example_generics.mos begins with examples/generics.mos, unchanged" $?
 
 # The distributed word count: its chunks dealt out to two workers.
 cat >"$tmp/walk.txt" <<'EOF'
