@@ -93,7 +93,7 @@ if ! grep -q "exited normally" probe.out; then
     exit 0
 fi
 
-echo "1..16"
+echo "1..17"
 
 # By name alone, before the program runs: a shared library's own `add` (the
 # sanitizers' runtime has one) would add locations once it is loaded, so
@@ -177,5 +177,28 @@ EOF
 run_gdb s4.out ./pooled "break pooled.mos:P.move" run "print id" "print x" next "print x"
 grep -q '^\$1 = 20$' s4.out && grep -q '^\$2 = 0.0$' s4.out && grep -q '^\$3 = 1.5$' s4.out
 check "a pooled object's fields, in their clusters, by name" $?
+
+# Generic code (LANGUAGE.md §11): an instance's functions and objects go by
+# the instance's name, type arguments and all.
+cat >generic.mos <<'EOF'
+class Stack[T] {
+  var items: [T] = []
+  var label: string = "s"
+  def push(x: T) { items.push(x) }
+}
+
+def main() {
+  let s = new Stack[int]
+  s.push(1)
+  s.push(2)
+  println(s.items.length)
+}
+EOF
+"$mosaicc" -g -O0 -o generic generic.mos
+run_gdb s5.out ./generic "break Stack[int].push" run continue "info args" "print *this" bt
+grep -q 'Stack\[int\]\.push (this=Stack\[int\]@0x[0-9a-f]* = {...}, x=2) at generic.mos:4' s5.out &&
+    grep -q '^this = Stack\[int\]@0x[0-9a-f]* = {items = \[1\] (length 1), label = "s"}$' s5.out &&
+    grep -q '^x = 2$' s5.out && grep -q '^#0  Stack\[int\]\.push' s5.out
+check "break Stack[int].push: an instance's method, its this and arguments, by their names" $?
 
 [ "$failed" -eq 0 ]

@@ -543,8 +543,77 @@ def session_large():
           s.finish() == 0 and not s.stderr, s.stderr)
 
 
+GENERIC_PROGRAM = """class Stack[T] {
+  var items: [T] = []
+  def push(x: T) { items.push(x) }
+  def pop(): T { return items.pop() }
+}
+
+def last[T](xs: [T]): T { return xs[xs.length - 1] }
+
+def main() {
+  let s = new Stack[int]
+  s.push(1)
+  println(s.pop() + last([1, 2]))
+}
+"""
+
+
+def session_generics():
+    s = Server()
+    s.initialize()
+    P = GENERIC_PROGRAM
+    diags = s.open(P)["diagnostics"]
+    check("a generic program has no diagnostics", diags == [], diags)
+
+    line, col = position_of(P, "push(1)", offset=1)
+    h = hover_text(s.at("textDocument/hover", line, col))
+    check("hover on a generic method called on an instance names the instance",
+          "def push(x: T)" in h and "`Stack[int]`" in h and "effects:" in h, h)
+    r = s.at("textDocument/definition", line, col)
+    dl, dc = position_of(P, "push(x")
+    check("definition of an instance's method is the generic method",
+          r.get("result", {}) and r["result"]["range"]["start"] == {"line": dl, "character": dc}, r)
+
+    line, col = position_of(P, "Stack[int]", offset=1)
+    h = hover_text(s.at("textDocument/hover", line, col))
+    check("hover on a generic class gives its type parameters", "class Stack[T]" in h, h)
+    r = s.at("textDocument/definition", line, col)
+    check("definition of an instantiated class is the generic class",
+          r.get("result", {}) and r["result"]["range"]["start"] == {"line": 0, "character": 6}, r)
+
+    line, col = position_of(P, "x) }")
+    h = hover_text(s.at("textDocument/hover", line, col))
+    check("hover in generic code shows the type parameter", "x: T" in h, h)
+
+    line, col = position_of(P, "last([1", offset=1)
+    h = hover_text(s.at("textDocument/hover", line, col))
+    check("hover on a generic function's call gives its declaration",
+          "def last[T](xs: [T]): T" in h, h)
+    r = s.at("textDocument/definition", line, col)
+    dl, dc = position_of(P, "last[T]")
+    check("definition of an instantiated function is the generic function",
+          r.get("result", {}) and r["result"]["range"]["start"] == {"line": dl, "character": dc}, r)
+
+    text = P.replace("  s.push(1)\n", "  s.push(1)\n  s.\n")
+    s.change(text, 2)
+    line, col = position_of(text, "s.\n", offset=2)
+    r = s.at("textDocument/completion", line, col)
+    labels = sorted(i["label"] for i in r["result"]["items"])
+    check("completion on an instance lists its class's members once",
+          labels == ["items", "pop", "push"], labels)
+
+    bad = P.replace("items.push(x)", "items.push(x + 1)")
+    diags = s.change(bad, 3)["diagnostics"]
+    check("an error in generic code is published once, with its code",
+          len(diags) == 1 and diags[0].get("code") == "E0202", diags)
+    check("the session ends with status 0, nothing on standard error",
+          s.finish() == 0 and not s.stderr, s.stderr)
+
+
 SESSIONS = [session_lifecycle_and_diagnostics, session_queries, session_utf16,
-            session_syntax_errors, session_malformed, session_clients, session_large]
+            session_syntax_errors, session_malformed, session_clients, session_large,
+            session_generics]
 
 if __name__ == "__main__":
     for session in SESSIONS:
