@@ -20,6 +20,14 @@
  * which classes keep their places in their objects and which hidden place
  * arguments callers must compute.  The code generator then finds every
  * callee it emits a call to among the instances found here.
+ *
+ * Type arguments (LANGUAGE.md §11) are already part of the key: the
+ * checker makes each instantiation of a generic class or function a
+ * declaration of its own (typecheck/generics.h), with concrete types, so
+ * (declaration, shapes) here is (generic, type arguments, shapes).  The
+ * checker has to make them, not this pass: it needs an instance's member
+ * types at the very use that names it.  Generic code itself is never
+ * reached.
  */
 #include <string.h>
 

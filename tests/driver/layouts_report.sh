@@ -4,7 +4,7 @@
 # field order, a pool statement), and nothing else on stdout; the layout
 # advisor speaks only under --layout-advice.
 . "$(dirname "$0")/tap.sh"
-echo "1..8"
+echo "1..10"
 
 cat >"$tmp/parts.mos" <<'MOS'
 class Particle {
@@ -85,4 +85,25 @@ check "a bad override of a local pool is E0402" $?
 "$mosaicc" --layouts --layout nope=aos "$tmp/local.mos" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "error\[E0402\].*'nope' is not a pool or layout of the program" "$tmp/err"
 check "a name that is no pool or layout is E0402" $?
+# A generic class in pools (LANGUAGE.md §11): each pool names its
+# instance, and a layout of the generic gives each instance its own sizes.
+cat >"$tmp/generic.mos" <<'MOS'
+class Pair[A, B] {
+  var first: A
+  var second: B
+}
+layout Split: Pair = rec{second} + rec{first}
+pool ps: Pair[int, bool] layout Split
+pool qs: Pair[bool, bool] layout Split
+def main() { new Pair[int, bool]<ps> }
+MOS
+"$mosaicc" --layouts "$tmp/generic.mos" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && printf '%s\n' 'pool ps: Pair[int, bool] layout rec{second} + rec{first}' \
+    '  rec{second}: 1 bytes per object' '  rec{first}: 8 bytes per object' \
+    'pool qs: Pair[bool, bool] layout rec{second} + rec{first}' \
+    '  rec{second}: 1 bytes per object' '  rec{first}: 1 bytes per object' | cmp -s - "$tmp/out"
+check "pools of a generic class's instances, with the generic's layout" $?
+
+"$mosaicc" --layouts --layout qs=aos "$tmp/generic.mos" 2>&1 | grep -qx 'pool qs: Pair\[bool, bool\] layout rec{first, second}'
+check "... and --layout overrides one of them" $?
 exit $failed
