@@ -17,6 +17,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "typecheck/types.h"
+#include "support/vec.h"
 
 enum {
     EXIT_OK = 0,
@@ -38,6 +40,12 @@ typedef enum DriverMode {
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
 } DriverMode;
 
+/* A --layout N=SPEC or a --layout-file FILE, in command-line order. */
+typedef struct DriverLayoutArg {
+    const char *value;          /* N=SPEC, or the file's path */
+    bool is_file;
+} DriverLayoutArg;
+
 typedef struct DriverOptions {
     DriverMode mode;
     const char *mode_flag;      /* the option that chose mode, for messages */
@@ -48,7 +56,8 @@ typedef struct DriverOptions {
     bool no_checks;             /* --no-checks */
     bool count_remote;          /* --count-remote */
     bool distributed;           /* --distributed: nodes are MPI ranks */
-    const char **layouts;       /* --layout N=SPEC, in order (checked and applied by typecheck/layouts.c) */
+    DriverLayoutArg *layouts;   /* --layout N=SPEC and --layout-file FILE, in order
+                                   (checked and applied by typecheck/layouts.c) */
     size_t nlayouts;
     char **run_args;            /* --run: the program's arguments */
     int nrun_args;
@@ -59,6 +68,12 @@ typedef struct DriverOptions {
  * "done" (-1 then *status is 0), usage errors print and return 2. */
 #define DRIVER_DONE (-1)
 int driver_parse_options(int argc, char **argv, DriverOptions *opts);
+/* Layout files (layout_file.c): reads FILE's overrides into out, each
+ * with its place in the file (E0402 for a line that is not NAME = SPEC);
+ * false, after a message, when the file cannot be read. */
+typedef VEC(TcLayoutOverride) LayoutOverrideVec;
+bool driver_read_layout_file(const char *path, LayoutOverrideVec *out);
+
 void driver_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A private temporary directory, made on first use and removed, with

@@ -324,23 +324,32 @@ static int run_driver(int argc, char **argv)
      * or layout of the program and SPEC a valid layout is the checker's
      * business, once layouts are compiled.  A bad one is a program error
      * (E0402, status 1), reported with the rest. */
+    LayoutOverrideVec overrides = {0};
     for (size_t i = 0; i < o.nlayouts; i++) {
-        const char *eq = strchr(o.layouts[i], '=');
-        if (!eq || eq == o.layouts[i] || !eq[1])
+        const char *v = o.layouts[i].value;
+        if (o.layouts[i].is_file) {
+            if (!driver_read_layout_file(v, &overrides))
+                return EXIT_USAGE;
+            continue;
+        }
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || !eq[1])
             diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': expected NAME=SPEC",
-                             o.layouts[i]);
+                             v);
+        VEC_PUSH(overrides, ((TcLayoutOverride){.text = v, .at = LOC_NONE}));
     }
 
+    int override_errors = diag_error_count();   /* checked along with the program */
     Program *program = parse_program(file);
     if (o.mode == MODE_DUMP_AST && program) {
         ast_print(stdout, program);
         fflush(stdout);
     }
-    if (!program || diag_error_count() > 0) return EXIT_ERRORS;
-    if (o.mode == MODE_DUMP_AST) return EXIT_OK;
+    if (!program || diag_error_count() > override_errors) return EXIT_ERRORS;
+    if (o.mode == MODE_DUMP_AST) return diag_error_count() > 0 ? EXIT_ERRORS : EXIT_OK;
     /* A bad override is reported with the program's own errors, not
      * instead of them. */
-    bool ok = tc_check_program(program, (const char *const *)o.layouts, o.nlayouts);
+    bool ok = tc_check_program(program, overrides.items, overrides.len);
     if (ok) ok = eff_analyse(program);
     if (!ok || diag_error_count() > 0) return EXIT_ERRORS;
     tc_warn_program(program);

@@ -55,6 +55,7 @@ static const char usage_text[] =
     "  -g                emit debug information\n"
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
+    "  --layout-file F   read such overrides from F, one NAME = SPEC per line\n"
     "  --effects         print the effect report and stop\n"
     "  --layouts         print the pool layout report and stop\n"
     "  --layout-advice   print the layout report, then the layout advisor's\n"
@@ -226,7 +227,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0) {
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0 ||
+            strcmp(a, "--layout-file") == 0) {
             i++;                /* skip the option's value */
             continue;
         }
@@ -336,7 +338,11 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
         } else if (strcmp(a, "--layout") == 0 || starts_with(a, "--layout=")) {
             const char *v = option_value(argc, argv, &i, a, "--layout");
             if (!v) return EXIT_USAGE;
-            o->layouts[o->nlayouts++] = v;
+            o->layouts[o->nlayouts++] = (DriverLayoutArg){v, false};
+        } else if (strcmp(a, "--layout-file") == 0 || starts_with(a, "--layout-file=")) {
+            const char *v = option_value(argc, argv, &i, a, "--layout-file");
+            if (!v) return EXIT_USAGE;
+            o->layouts[o->nlayouts++] = (DriverLayoutArg){v, true};
         } else {
             driver_usage_error("unknown option '%s'", a);
             return EXIT_USAGE;

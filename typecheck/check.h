@@ -66,7 +66,7 @@ typedef struct Checker {
     FuncDecl *func;         /* enclosing function or method; NULL in field
                                initialisers */
     FuncDecl *main_func;    /* the program's main, where `here` is node(0) */
-    const char *const *layout_overrides;    /* --layout NAME=SPEC */
+    const TcLayoutOverride *layout_overrides;  /* --layout NAME=SPEC, layout files */
     size_t noverrides;
     bool in_field_type;     /* resolving a field's type (`here` refused) */
     bool in_param_type;     /* resolving a parameter's type (`pool C` allowed) */
@@ -155,7 +155,7 @@ void tc_declare_pool(Checker *c, PoolDecl *pd);
 void tc_check_pool(Checker *c, PoolDecl *pd, bool report);
 /* Reads the --layout overrides (E0402 for a bad one); before any pool or
  * layout is resolved. */
-void tc_apply_layout_overrides(Checker *c, const char *const *overrides, size_t n);
+void tc_apply_layout_overrides(Checker *c, const TcLayoutOverride *overrides, size_t n);
 
 /* ---- check_decl.c ------------------------------------------------------- */
 /* A parameter's type for its uses: ty_error if it could not be resolved or

@@ -573,7 +573,7 @@ static void init_names(Checker *c)
         c->builtin_names[i] = intern_cstr(tc_builtins[i].name);
 }
 
-bool tc_check_program(Program *program, const char *const *layout_overrides,
+bool tc_check_program(Program *program, const TcLayoutOverride *layout_overrides,
                       size_t noverrides)
 {
     if (!program)

@@ -14,10 +14,12 @@
  * SPEC is a layout name or a literal `rec{x, y} + rec{z}`, valid for the
  * class of every declaration it replaces.  Overrides are read before any pool is
  * resolved, so a pool that names an overridden layout declaration gets the
- * override too.  A bad override is E0402 (it has no place in the source),
- * reported with the program's other errors.  The literal is read by a few
- * lines of code here rather than by the parser: it is a flag's value, not
- * source text, and its grammar is two rules.
+ * override too.  A bad override is E0402, reported with the program's
+ * other errors: without a place for a flag, at the line and column of a
+ * layout file (`--layout-file`, whose lines the driver reads into
+ * overrides, driver/layout_file.c).  The literal is read by a few lines of
+ * code here rather than by the parser: it is a flag's value, not source
+ * text, and its grammar is two rules.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -36,13 +38,15 @@ static VEC(TcPool *) all_pools;
 typedef struct InstanceLayout { TcLayout *of, *l; } InstanceLayout;
 static VEC(InstanceLayout) instance_layouts;
 
-/* --layout overrides: name (interned) -> the SPEC text */
+/* --layout overrides: name (interned) -> the SPEC text, and -> the override
+ * itself (for a layout file's: where it came from) */
 static NameMap overrides;
+static NameMap override_entries;
 
 void tc_layouts_reset(void)
 {
     pools_by_decl = pools_by_place = layouts_by_decl = builtin_layouts = overrides =
-        (NameMap){0};
+        override_entries = (NameMap){0};
     all_pools.items = NULL, all_pools.len = all_pools.cap = 0;
     instance_layouts.items = NULL, instance_layouts.len = instance_layouts.cap = 0;
 }
@@ -436,17 +440,35 @@ void tc_check_pool(Checker *c, PoolDecl *pd, bool report)
 /* ---- --layout overrides ------------------------------------------------------------ */
 
 typedef struct FlagCtx {
-    const char *flag;
+    const TcLayoutOverride *ov;     /* NULL: silent (an override checked already) */
+    const char *name;               /* the NAME it overrides */
     bool failed;
 } FlagCtx;
 
+/* A problem with an override: at its place in a layout file (`loc`, else
+ * the whole entry), without one for a flag. */
 static void flag_problem(void *ctx, Loc loc, const char *fmt, const char *a, const char *b)
 {
-    (void)loc;
     FlagCtx *f = ctx;
-    char *msg = arena_printf(fmt, a, b);
-    diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': %s", f->flag, msg);
     f->failed = true;
+    if (!f->ov)
+        return;
+    char *msg = arena_printf(fmt, a, b);
+    if (f->ov->at.file)
+        diag_error(loc.file ? loc : f->ov->at, DIAG_E0402, "invalid layout for '%s': %s",
+                   f->name, msg);
+    else
+        diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': %s", f->ov->text, msg);
+}
+
+/* Where bytes [from, to) of an override's SPEC are in its layout file
+ * (LOC_NONE for a flag). */
+static Loc spec_loc(const FlagCtx *f, const char *spec, const char *from, const char *to)
+{
+    if (!f->ov || !f->ov->at.file)
+        return LOC_NONE;
+    uint32_t at = f->ov->spec_offset + (uint32_t)(from - spec);
+    return (Loc){f->ov->at.file, at, at + (uint32_t)(to - from)};
 }
 
 static bool ident_char(int ch) { return isalnum(ch) || ch == '_'; }
@@ -458,31 +480,38 @@ static const char *skip_space(const char *s)
     return s;
 }
 
-/* SPEC as a layout of cls, reporting E0402 against `flag`; NULL if bad. */
-static TcLayout *parse_flag_spec(Checker *c, const char *flag, const char *spec,
-                                 ClassDecl *cls)
+/* SPEC, the value of override `ov` for NAME, as a layout of cls,
+ * reporting E0402 (nothing when ov is NULL); NULL if bad. */
+static TcLayout *parse_flag_spec(Checker *c, const TcLayoutOverride *ov, const char *name_of,
+                                 const char *spec, ClassDecl *cls)
 {
-    FlagCtx ctx = {flag, false};
+    FlagCtx ctx = {ov, name_of, false};
     const char *s = skip_space(spec);
+    const char *end = spec + strlen(spec);
     if (ident_char((unsigned char)*s) && strncmp(s, "rec", 3) != 0) {
         const char *e = s;
         while (ident_char((unsigned char)*e))
             e++;
         if (*skip_space(e)) {
-            flag_problem(&ctx, LOC_NONE, "'%s' is not a layout%s", spec, "");
+            flag_problem(&ctx, spec_loc(&ctx, spec, s, end), "'%s' is not a layout%s", spec, "");
             return NULL;
         }
+        Loc at = spec_loc(&ctx, spec, s, e);
         const char *name = intern(s, (size_t)(e - s));
         if (strcmp(name, "aos") == 0 || strcmp(name, "soa") == 0)
             return tc_builtin_layout(cls, name[0] == 's');
         TopEntry *top = tc_top(c, name);
         if (!top || !top->layout) {
-            flag_problem(&ctx, LOC_NONE, "unknown layout '%s'%s", name, "");
+            flag_problem(&ctx, at, "unknown layout '%s'%s", name, "");
             return NULL;
         }
         TopEntry *lc = tc_top(c, top->layout->class_name.text);
+        if (lc && tc_is_instance_class(cls) && cls->generic->of->cls == lc->cls) {
+            TcLayout *of = tc_layout_of_decl(c, top->layout);
+            return of ? layout_for_instance(of, cls) : NULL;
+        }
         if (!lc || lc->cls != cls) {
-            flag_problem(&ctx, LOC_NONE, "layout '%s' is for another class than '%s'", name,
+            flag_problem(&ctx, at, "layout '%s' is for another class than '%s'", name,
                          cls->name.text);
             return NULL;
         }
@@ -504,7 +533,7 @@ static TcLayout *parse_flag_spec(Checker *c, const char *flag, const char *spec,
             if (e == s)
                 break;
             VEC_PUSH(nc.names, intern(s, (size_t)(e - s)));
-            VEC_PUSH(nc.locs, LOC_NONE);
+            VEC_PUSH(nc.locs, spec_loc(&ctx, spec, s, e));
             s = skip_space(e);
             if (*s != ',')
                 break;
@@ -515,13 +544,15 @@ static TcLayout *parse_flag_spec(Checker *c, const char *flag, const char *spec,
         VEC_PUSH(cs, nc);
         s = skip_space(s + 1);
         if (*s == '\0')
-            return layout_from_names(cls, NULL, &cs, flag_problem, &ctx, LOC_NONE);
+            return layout_from_names(cls, NULL, &cs, flag_problem, &ctx,
+                                     spec_loc(&ctx, spec, spec, end));
         if (*s != '+')
             break;
         s++;
     }
-    flag_problem(&ctx, LOC_NONE, "'%s' is neither a layout name nor clusters like "
-                 "'rec{x, y} + rec{z}'%s", spec, "");
+    flag_problem(&ctx, spec_loc(&ctx, spec, *s ? s : spec, *s ? s + 1 : end),
+                 "'%s' is neither a layout name nor clusters like 'rec{x, y} + rec{z}'%s",
+                 spec, "");
     return NULL;
 }
 
@@ -530,7 +561,7 @@ static TcLayout *parse_flag_spec(Checker *c, const char *flag, const char *spec,
 static TcLayout *override_layout(Checker *c, const char *name, ClassDecl *cls)
 {
     const char *spec = tc_map_get(&overrides, name);
-    return spec ? parse_flag_spec(c, spec, spec, cls) : NULL;     /* checked already */
+    return spec ? parse_flag_spec(c, NULL, name, spec, cls) : NULL;   /* checked already */
 }
 
 /* The pool statements named `name` in every body of the program. */
@@ -570,13 +601,14 @@ static ClassDecl *class_named(Checker *c, const char *name)
 }
 
 // flag = "--layout" NAME "=" SPEC
-void tc_apply_layout_overrides(Checker *c, const char *const *ovs, size_t n)
+void tc_apply_layout_overrides(Checker *c, const TcLayoutOverride *ovs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(ovs[i], '=');
-        if (!eq || eq == ovs[i] || !eq[1])
+        const char *text = ovs[i].text;
+        const char *eq = strchr(text, '=');
+        if (!eq || eq == text || !eq[1])
             continue;      /* the driver's message */
-        const char *name = intern(ovs[i], (size_t)(eq - ovs[i]));
+        const char *name = intern(text, (size_t)(eq - text));
         TopEntry *top = tc_top(c, name);
         /* the classes SPEC must be a layout of: the declaration's, or every
          * pool statement's of that name */
@@ -590,16 +622,23 @@ void tc_apply_layout_overrides(Checker *c, const char *const *ovs, size_t n)
         for (size_t j = 0; j < local.found.len; j++)
             VEC_PUSH(classes, class_named(c, local.found.items[j]->type->name.text));
         if (classes.len == 0) {
-            diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': '%s' is not a pool "
-                             "or layout of the program", ovs[i], name);
+            if (ovs[i].at.file)
+                diag_error((Loc){ovs[i].at.file, ovs[i].at.start,
+                                 ovs[i].at.start + (uint32_t)(eq - text)},
+                           DIAG_E0402, "'%s' is not a pool or layout of the program", name);
+            else
+                diag_error_noloc(DIAG_E0402, "invalid --layout override '%s': '%s' is not a "
+                                 "pool or layout of the program", text, name);
             continue;
         }
         bool valid = true;
         for (size_t j = 0; j < classes.len && valid; j++)
             if (classes.items[j])       /* else the declaration's own error */
-                valid = parse_flag_spec(c, ovs[i], eq + 1, classes.items[j]) != NULL;
-        if (valid)
+                valid = parse_flag_spec(c, &ovs[i], name, eq + 1, classes.items[j]) != NULL;
+        if (valid) {
             tc_map_put(&overrides, name, (void *)(eq + 1));
+            tc_map_put(&override_entries, name, (void *)&ovs[i]);
+        }
     }
 }
 
@@ -621,14 +660,25 @@ static const char *spec_text(const TcLayout *l)
     return s;
 }
 
+/* " (from FILE:LINE)" when a layout file set the pool's layout, directly
+ * or through the layout declaration it names; "" otherwise, so that the
+ * report stays exactly §6's without one. */
+static const char *layout_origin(const TcPool *p)
+{
+    const TcLayoutOverride *ov = tc_map_get(&override_entries, p->decl->name.text);
+    if (!ov && p->decl->layout && p->decl->layout->name.text)
+        ov = tc_map_get(&override_entries, p->decl->layout->name.text);
+    return ov && ov->origin ? arena_printf(" (from %s)", ov->origin) : "";
+}
+
 void tc_print_layouts(FILE *out)
 {
     for (size_t i = 0; i < all_pools.len; i++) {
         TcPool *p = all_pools.items[i];
         if (!p->layout)
             continue;
-        fprintf(out, "pool %s: %s layout %s\n", p->decl->name.text, p->layout->cls->name.text,
-                spec_text(p->layout));
+        fprintf(out, "pool %s: %s layout %s%s\n", p->decl->name.text,
+                p->layout->cls->name.text, spec_text(p->layout), layout_origin(p));
         for (size_t k = 0; k < p->layout->clusters.len; k++) {
             TcCluster *c = p->layout->clusters.items[k];
             fprintf(out, "  %s: %llu bytes per object\n", cluster_text(c),

@@ -164,12 +164,24 @@ const char *tc_builtin_result(const char *sig);
  * for a method when `receiver` is given (may be NULL). */
 const char *tc_builtin_signature(int bi, const Type *receiver);
 
+/* One layout override (LANGUAGE.md §6's `--layout NAME=SPEC`): its text
+ * "NAME=SPEC", and for one read from a layout file (--layout-file) where
+ * it is, so that its errors point there. */
+typedef struct TcLayoutOverride {
+    const char *text;       /* NAME=SPEC */
+    Loc at;                 /* NAME in the layout file; LOC_NONE for a flag */
+    uint32_t spec_offset;   /* with `at`: the file offset of SPEC's first byte */
+    const char *origin;     /* with `at`: "FILE:LINE", for the --layouts report */
+} TcLayoutOverride;
+
 /* Checks the whole program: names, types, places, classes, layouts and
- * pools, main.  `layout_overrides` are the `--layout NAME=SPEC` flags
- * (E0402 for a bad one; those without '=' are the driver's to report).
- * Reports every error through diag; returns true when there were none (the
- * program may then be compiled).  Fills the "checker:" fields of the AST. */
-bool tc_check_program(Program *program, const char *const *layout_overrides,
+ * pools, main.  `overrides` are the `--layout NAME=SPEC` flags and the
+ * lines of layout files, in the order given (E0402 for a bad one; a flag
+ * without '=' is the driver's to report; a later override of a name wins).
+ * Reports every error through diag; returns true when there were none
+ * (the program may then be compiled).  Fills the "checker:" fields of the
+ * AST. */
+bool tc_check_program(Program *program, const TcLayoutOverride *overrides,
                       size_t noverrides);
 /* The warnings of warn.c (docs/warnings.md), for a checked program
  * without errors, reported through diag_warning. */
