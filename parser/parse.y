@@ -428,6 +428,8 @@ type
         { $$ = $1; VEC_PUSH($$->places, literal_place(ps, one_place(@3, $3, "a map")));
           $$->has_places = true; $$->loc.end = @4.end; }
     | POOL name                             { $$ = ast_type_pool(@$, $2); }
+    | POOL name LBRACK types RBRACK
+        { $$ = ast_type_pool(@$, $2); $$->targs = $4; $$->has_targs = true; }
     ;
 
 map_type

@@ -142,6 +142,9 @@ bool tc_names_place_param(const Checker *c, const char *name);
 Place *tc_here(const Checker *c);
 /* Where a type or allocation without places is (LANGUAGE.md §5). */
 Place *tc_default_place(const Checker *c);
+/* The class of a `pool C` parameter's objects (te a TE_POOL): C, or the
+ * instance `pool C[T, ...]` names; NULL if unknown or wrong. */
+ClassDecl *tc_pool_param_class(Checker *c, TypeExpr *te, bool report);
 /* cls at the places written in te (a TE_NAMED naming cls), or at the
  * default place when te writes none (E0301 for a wrong count). */
 Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report);

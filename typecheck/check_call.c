@@ -47,14 +47,24 @@ static void check_args_alone(Checker *c, ExprVec *args)
             tc_expr(c, args->items[i], NULL);
 }
 
+/* An argument that takes its type from its parameter alone: `[]`, `{}`. */
+static bool empty_literal(const Expr *a)
+{
+    return (a->kind == EX_ARRAY_LIT && a->u.array_lit.elems.len == 0) ||
+           (a->kind == EX_MAP_LIT && a->u.map_lit.keys.len == 0);
+}
+
 /* Binds f's own place parameters that `want` (a parameter's type) leaves
  * open to the places `got` (the argument's type) has in their position. */
 static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *s)
 {
     if (!want || !got || want->kind != got->kind)
         return;
-    if ((want->kind == TY_CLASS && want->cls == got->cls) || want->kind == TY_ARRAY ||
-        want->kind == TY_MAP) {
+    /* a generic class in the signature (`Box[T]<p>`) matches its instances */
+    bool same_class = want->kind == TY_CLASS &&
+                      (want->cls == got->cls || (tc_is_instance_class(got->cls) &&
+                                                 got->cls->generic->of->cls == want->cls));
+    if (same_class || want->kind == TY_ARRAY || want->kind == TY_MAP) {
         for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++) {
             Place *p = want->places[i];
             if (p->tag == PL_PARAM && p->func == f && !tc_subst_lookup(s, p))
@@ -63,6 +73,9 @@ static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *
     }
     if (want->kind == TY_ARRAY || want->kind == TY_FUT || want->kind == TY_MAP)
         infer_places(f, want->elem, got->elem, s);
+    if (same_class && want->ntargs && tc_is_instance_class(got->cls))
+        for (uint32_t i = 0; i < want->ntargs && i < got->cls->generic->nargs; i++)
+            infer_places(f, want->targs[i], got->cls->generic->args[i], s);
 }
 
 /* Does t mention a place parameter of f that s does not bind yet? */
@@ -86,8 +99,13 @@ static bool default_place_mismatch(const TypeExpr *te, const Type *want, const T
 {
     if (!te || !want || !got || want->kind != got->kind)
         return false;
-    if (te->kind == TE_NAMED && want->kind == TY_CLASS)
-        return !te->has_places && want->places[0] != got->places[0];
+    if (te->kind == TE_NAMED && want->kind == TY_CLASS) {
+        /* `x: T` takes its places from the type argument, not by default */
+        const ClassDecl *k = tc_is_instance_class(want->cls) ? want->cls->generic->of->cls
+                                                             : want->cls;
+        return te->name.text == k->name.text && !te->has_places &&
+               want->places[0] != got->places[0];
+    }
     if ((te->kind == TE_ARRAY && want->kind == TY_ARRAY) ||
         (te->kind == TE_MAP && want->kind == TY_MAP))
         return te->places.len == 0 && want->places[0] != got->places[0];
@@ -188,7 +206,14 @@ FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
      * the place parameters they determine; then the fit of each. */
     Type *got[args->len + 1];
     bool saw_error = false;
+    bool deferred[args->len + 1];
+    VEC(size_t) order = {0};    /* the arguments in the order they are typed */
     for (size_t i = 0; i < args->len; i++) {
+        deferred[i] = false;
+        VEC_PUSH(order, i);
+    }
+    for (size_t k = 0; k < order.len; k++) {
+        size_t i = order.items[k];
         Param *p = f->params.items[i];
         got[i] = ty_error;
         if (!args->items[i] || !p)
@@ -240,7 +265,14 @@ FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
             got[i] = tc_expr(c, args->items[i], NULL);  /* perhaps a pool: no value needed */
             continue;
         }
-        bool open = mentions_open_place(f, want, s) || tc_mentions_unbound(generic, want, s);
+        bool unbound = tc_mentions_unbound(generic, want, s);
+        if (unbound && empty_literal(args->items[i]) && !deferred[i]) {
+            /* `[]` or `{}` says nothing of T: typed after the others */
+            deferred[i] = true;
+            VEC_PUSH(order, i);
+            continue;
+        }
+        bool open = mentions_open_place(f, want, s) || unbound;
         got[i] = tc_value(c, args->items[i], open ? NULL : want);
         saw_error |= got[i]->kind == TY_ERROR;
         tc_infer_type_args(generic, tc_param_type(p), got[i], s);

@@ -197,9 +197,9 @@ static void resolve_signature(Checker *c, FuncDecl *f, bool report)
     for (size_t i = 0; i < f->params.len; i++) {
         Param *p = f->params.items[i];
         if (p && p->type && p->type->kind == TE_POOL) {
-            TopEntry *top = tc_top(c, p->type->name.text);
-            if (top && top->cls)
-                tc_note_pool_param(p, top->cls);
+            ClassDecl *k = tc_pool_param_class(c, p->type, false);
+            if (k)
+                tc_note_pool_param(p, k);
         }
     }
     if (report) {

@@ -302,6 +302,19 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
     return ty_class(cls, ps, n);
 }
 
+/* The class of a `pool C` or `pool C[T, ...]` parameter's objects (an
+ * instance for a generic class: E0104 as for any use of it), or NULL. */
+ClassDecl *tc_pool_param_class(Checker *c, TypeExpr *te, bool report)
+{
+    TopEntry *top = tc_top(c, te->name.text);
+    if (!top || !top->cls)
+        return NULL;
+    if (!te->has_targs && !tc_is_generic_class(top->cls))
+        return top->cls;
+    Type *t = resolve_generic(c, top->cls, te, report);
+    return t->kind == TY_CLASS ? t->cls : NULL;
+}
+
 // type = "Map" "<" type "," type ">" [ "<" place ">" ]
 static Type *resolve_map(Checker *c, TypeExpr *te, bool report)
 {
@@ -376,14 +389,9 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
                 diag_error(te->loc, DIAG_E0401, "'pool %s' is only the type of a parameter: "
                            "pools cannot be stored or returned", te->name.text);
             t = ty_error;
-        } else if (top && top->cls && tc_is_generic_class(top->cls)) {
-            if (report)
-                diag_error(te->name.loc, DIAG_E0104, "'pool %s' names a generic class: a "
-                           "'pool C' parameter takes a class without type parameters",
-                           te->name.text);
-            t = ty_error;
         } else if (top && top->cls) {
-            t = ty_pool(top->cls, tc_place_unknown());
+            ClassDecl *k = tc_pool_param_class(c, te, report);
+            t = k ? ty_pool(k, tc_place_unknown()) : ty_error;
         } else {
             if (report) {
                 diag_error(te->name.loc, DIAG_E0101, "unknown class '%s'", te->name.text);

@@ -40,16 +40,21 @@
  * `pending` until the generic code around them has been checked. */
 static Checker *active;
 static VEC(Generic *) pending;
+/* The instance whose signatures or body are being checked (NULL in other
+ * code): what makes the instances found meanwhile. */
+static Generic *making;
 
 void tc_generics_reset(void)
 {
     active = NULL;
+    making = NULL;
     pending = (typeof(pending)){0};
 }
 
 void tc_generics_begin(Checker *c)
 {
     active = c;
+    making = NULL;
     pending = (typeof(pending)){0};
 }
 
@@ -134,33 +139,6 @@ Type *tc_type_param_named(const Checker *c, const char *name)
 
 /* ---- instances -------------------------------------------------------------- */
 
-/* How deep type arguments nest: `int` 1, `[int]` 2, `Stack[[int]]` 3. */
-static int depth(const Type *t)
-{
-    if (!t)
-        return 0;
-    int d = 0;
-    switch (t->kind) {
-    case TY_ARRAY:
-    case TY_FUT:
-        return 1 + depth(t->elem);
-    case TY_MAP:
-        d = depth(t->key);
-        return 1 + (depth(t->elem) > d ? depth(t->elem) : d);
-    case TY_CLASS:
-        if (tc_is_instance_class(t->cls))
-            for (uint32_t i = 0; i < t->cls->generic->nargs; i++)
-                if (depth(t->cls->generic->args[i]) > d)
-                    d = depth(t->cls->generic->args[i]);
-        for (uint32_t i = 0; i < t->ntargs; i++)
-            if (depth(t->targs[i]) > d)
-                d = depth(t->targs[i]);
-        return 1 + d;
-    default:
-        return 1;
-    }
-}
-
 /* t with every unknown node its own places carry written `?`: the form
  * an instance is keyed by. */
 static Type *key_form(Type *t)
@@ -208,52 +186,87 @@ static Loc decl_loc(const Generic *g)
     return g->cls ? g->cls->name.loc : g->func->name.loc;
 }
 
-/* The instance of g at args made earlier, or NULL. */
-static Generic *find_instance(const Generic *g, Type **args)
+/* A generic's instances, found in expected constant time: by the text of
+ * their arguments (equal types print alike; types that print alike are
+ * told apart by ty_equal), and their names, which must be unique. */
+struct GenericIndex {
+    NameMap by_text;        /* interned argument text -> Generic * (a chain) */
+    NameMap names;          /* interned instance name -> the instance */
+};
+
+/* The chain of instances whose arguments print as `text`, through
+ * `next_same_text`, kept in the index's own map. */
+typedef struct TextChain {
+    Generic *instance;
+    struct TextChain *next;
+} TextChain;
+
+static struct GenericIndex *index_of(Generic *g)
 {
-    for (size_t i = 0; i < g->instances.len; i++) {
-        Generic *in = g->instances.items[i];
+    if (!g->index)
+        g->index = ARENA_NEW(struct GenericIndex);
+    return g->index;
+}
+
+static const char *args_text(Type **args, uint32_t n)
+{
+    return instance_name("", args, n, true);
+}
+
+/* The instance of g at args made earlier, or NULL. */
+static Generic *find_instance(Generic *g, Type **args)
+{
+    for (TextChain *c = tc_map_get(&index_of(g)->by_text, args_text(args, g->nargs)); c;
+         c = c->next) {
         bool same = true;
         for (uint32_t j = 0; j < g->nargs && same; j++)
-            same = ty_equal(in->args[j], args[j]);
+            same = ty_equal(c->instance->args[j], args[j]);
         if (same)
-            return in;
+            return c->instance;
     }
     return NULL;
 }
 
-/* Reports runaway instantiation once per generic, even inside a muted
- * instance: it is the one mistake only instances show. */
-static bool runaway(Generic *g, Type **args, Loc where)
+static void remember_instance(Generic *g, Generic *in, const char *name)
 {
-    for (uint32_t i = 0; i < g->nargs; i++)
-        if (depth(args[i]) > TC_MAX_INSTANCE_DEPTH) {
-            if (!g->runaway_reported) {
-                g->runaway_reported = true;
-                int muted = 0;
-                for (; diag_is_muted(); muted++)
-                    diag_mute(false);
-                diag_error(where, DIAG_E0104, "instantiating '%s' does not end: its type "
-                           "arguments grow without bound", decl_name(g));
-                diag_note(decl_loc(g), "'%s' is instantiated again, with a larger type "
-                          "argument, by its own instances; type arguments may nest %d "
-                          "levels deep", decl_name(g), TC_MAX_INSTANCE_DEPTH);
-                while (muted--)
-                    diag_mute(true);
-            }
-            return true;
-        }
-    return false;
+    struct GenericIndex *ix = index_of(g);
+    const char *text = args_text(in->args, in->nargs);
+    TextChain *c = ARENA_NEW(TextChain);
+    c->instance = in;
+    c->next = tc_map_get(&ix->by_text, text);
+    tc_map_put(&ix->by_text, text, c);
+    tc_map_put(&ix->names, name, in);
 }
 
-static bool name_taken(const Generic *g, const char *name)
+/* Reports runaway instantiation once per generic, even inside a muted
+ * instance: it is the one mistake only instances show.  Runaway: the
+ * instance about to be made would be made by TC_MAX_INSTANCE_DEPTH
+ * instances of its own generic, each made by the next. */
+static bool runaway(Generic *g, Loc where)
 {
-    for (size_t i = 0; i < g->instances.len; i++) {
-        const Generic *o = g->instances.items[i];
-        if ((o->cls ? o->cls->name.text : o->func->name.text) == name)
-            return true;
+    int mine = 0;
+    for (Generic *m = making; m; m = m->made_by)
+        mine += m->of == g;
+    if (mine < TC_MAX_INSTANCE_DEPTH)
+        return false;
+    if (!g->runaway_reported) {
+        g->runaway_reported = true;
+        int muted = 0;
+        for (; diag_is_muted(); muted++)
+            diag_mute(false);
+        diag_error(where, DIAG_E0104, "instantiating '%s' does not end: each instance makes "
+                   "another with larger type arguments", decl_name(g));
+        diag_note(decl_loc(g), "'%s' declared here; instantiation stops after %d instances "
+                  "of it made by one another", decl_name(g), TC_MAX_INSTANCE_DEPTH);
+        while (muted--)
+            diag_mute(true);
     }
-    return false;
+    return true;
+}
+
+static bool name_taken(Generic *g, const char *name)
+{
+    return tc_map_get(&index_of(g)->names, name) != NULL;
 }
 
 /* A new Generic for an instance of g, registered, named uniquely: after
@@ -263,6 +276,7 @@ static Generic *new_instance(Generic *g, Type **args, const char **name)
 {
     Generic *in = ARENA_NEW(Generic);
     in->of = g;
+    in->made_by = making;
     in->nargs = g->nargs;
     in->args = arena_alloc(g->nargs * sizeof *in->args);
     memcpy(in->args, args, g->nargs * sizeof *args);
@@ -274,6 +288,7 @@ static Generic *new_instance(Generic *g, Type **args, const char **name)
                                                             true), k));
     *name = n;
     VEC_PUSH(g->instances, in);
+    remember_instance(g, in, n);
     return in;
 }
 
@@ -309,7 +324,7 @@ static ClassDecl *instantiate_class(Checker *c, ClassDecl *k, Type **args, Loc w
     Generic *in = find_instance(g, args);
     if (in)
         return in->cls;
-    if (runaway(g, args, where))
+    if (runaway(g, where))
         return NULL;
     const char *name;
     in = new_instance(g, args, &name);
@@ -321,7 +336,10 @@ static ClassDecl *instantiate_class(Checker *c, ClassDecl *k, Type **args, Loc w
         tc_generic_declare_func(inst->methods.items[i]);
     add_decl(c->program, DECL_CLASS, inst);
     Checker sub = sub_checker(c);
+    Generic *outer = making;
+    making = in;
     tc_resolve_class_signatures(&sub, inst);
+    making = outer;
     VEC_PUSH(pending, in);
     return inst;
 }
@@ -334,7 +352,7 @@ FuncDecl *tc_instantiate_func(Checker *c, FuncDecl *f, Type **args, Loc where)
     Generic *in = find_instance(g, args);
     if (in)
         return in->func;
-    if (runaway(g, args, where))
+    if (runaway(g, where))
         return NULL;
     const char *name;
     in = new_instance(g, args, &name);
@@ -347,7 +365,10 @@ FuncDecl *tc_instantiate_func(Checker *c, FuncDecl *f, Type **args, Loc where)
     else
         add_decl(c->program, DECL_FUNC, inst);
     Checker sub = sub_checker(c);
+    Generic *outer = making;
+    making = in;
     tc_resolve_func_signature(&sub, inst);
+    making = outer;
     VEC_PUSH(pending, in);
     return inst;
 }
@@ -370,11 +391,21 @@ Type *tc_generic_apply_at(Checker *c, ClassDecl *k, Place **places, uint32_t npl
 }
 
 Type *tc_generic_apply(ClassDecl *k, Place **places, uint32_t nplaces, Type **args,
-                       uint32_t nargs)
+                       uint32_t nargs, Type *fallback)
 {
-    if (!active || !tc_is_generic_class(k))
+    if (!tc_is_generic_class(k))
+        return fallback;
+    if (active)
+        return tc_generic_apply_at(active, k, places, nplaces, args, nargs, k->name.loc);
+    bool open = false;
+    for (uint32_t i = 0; i < nargs; i++)
+        open |= ty_is_open(args[i]);
+    if (open)
         return ty_class_applied(k, places, nplaces, args, nargs);
-    return tc_generic_apply_at(active, k, places, nplaces, args, nargs, k->name.loc);
+    for (uint32_t i = 0; i < nargs; i++)
+        args[i] = key_form(args[i]);
+    Generic *in = find_instance(k->generic, args);
+    return in ? ty_class(in->cls, places, nplaces) : fallback;
 }
 
 /* ---- inference ------------------------------------------------------------------ */
@@ -446,10 +477,12 @@ void tc_check_instances(Checker *c, int program_errors_before)
     for (size_t i = 0; i < pending.len; i++) {     /* checking may add more */
         Generic *in = pending.items[i];
         diag_mute(true);
+        making = in;
         if (in->cls)
             tc_check_instance_class(c, in->cls);
         else
             tc_check_instance_func(c, in->func);
+        making = NULL;
         diag_mute(false);
     }
     pending.len = 0;

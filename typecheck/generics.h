@@ -25,8 +25,8 @@
  * walk from `main`: the checker needs an instance's member types at the
  * use that names it.  An instance that names a bigger instance of its own
  * generic (`class A[T] { def f() { new A[[T]] } }`) would go on forever;
- * instantiation stops with E0104 when type arguments nest deeper than
- * TC_MAX_INSTANCE_DEPTH.
+ * instantiation stops with E0104 when an instance would be made by more
+ * than TC_MAX_INSTANCE_DEPTH instances of its own generic.
  */
 #ifndef MOSAIC_TC_GENERICS_H
 #define MOSAIC_TC_GENERICS_H
@@ -34,9 +34,12 @@
 #include <stdbool.h>
 #include "types.h"
 
-/* Type arguments nest at most this deep in an instance: far beyond what a
- * program writes (`Stack[Pair[int, [string]]]` is 3), and small enough
- * that runaway instantiation stops after a few dozen copies. */
+/* An instance may be made, directly or through others, by at most this
+ * many instances of its own generic: a generic whose instances make
+ * instances of it with larger type arguments (`new A[[T]]` inside
+ * `class A[T]`) would otherwise go on forever, since type arguments never
+ * shrink.  Real programs nest one or two (`Stack[Stack[int]]` is made by
+ * no instance at all: its arguments are written out). */
 #define TC_MAX_INSTANCE_DEPTH 24
 
 struct Generic {
@@ -47,6 +50,10 @@ struct Generic {
                                instance: the type arguments */
     uint32_t nargs;
     VEC(Generic *) instances;   /* a generic: its instances, oldest first */
+    Generic *made_by;       /* an instance: the instance whose signatures or
+                               body named it first, NULL for other code */
+    struct GenericIndex *index; /* a generic: its instances by arguments and
+                                   names (generics.c) */
     bool runaway_reported;  /* a generic: E0104 for runaway instantiation */
 };
 
@@ -62,9 +69,10 @@ bool tc_is_instance_func(const FuncDecl *f);
 Type *tc_generic_param(const ClassDecl *k, uint32_t i);
 /* Generic class k applied to `args` at the given places: the instance's
  * class type when no argument mentions a type parameter, else the
- * applied generic (ty_class_applied).  Only while a program is checked. */
+ * applied generic (ty_class_applied).  After the check (effects, codegen)
+ * no instance is made any more: an instance not made then is `fallback`. */
 Type *tc_generic_apply(ClassDecl *k, Place **places, uint32_t nplaces, Type **args,
-                       uint32_t nargs);
+                       uint32_t nargs, Type *fallback);
 
 /* Forgets the instances' bookkeeping (tc_reset). */
 void tc_generics_reset(void);

@@ -260,31 +260,47 @@ Type *tc_subst_type(const Subst *s, Type *t)
     }
     case TY_CLASS: {
         Type *u = map_class_places(t, subst_place_in, s);
-        if (!t->ntargs || s->tfrom.len == 0)
+        /* the type arguments too: a generic class's in generic code, an
+         * instance's everywhere (`Stack[Account<n>]` read through a
+         * receiver whose n is node(1) is `Stack[Account<node(1)>]`) */
+        bool inst = tc_is_instance_class(t->cls);
+        uint32_t n = inst ? t->cls->generic->nargs : t->ntargs;
+        Type *const *from = inst ? t->cls->generic->args : t->targs;
+        if (n == 0)
             return u;
-        Type **args = arena_alloc(t->ntargs * sizeof *args);
+        Type **args = arena_alloc(n * sizeof *args);
         bool changed = false;
-        for (uint32_t i = 0; i < t->ntargs; i++) {
-            args[i] = tc_subst_type(s, t->targs[i]);
-            changed |= args[i] != t->targs[i];
+        for (uint32_t i = 0; i < n; i++) {
+            args[i] = tc_subst_type(s, from[i]);
+            if (args[i]->kind == TY_ERROR)
+                return ty_error;
+            changed |= args[i] != from[i];
         }
-        /* arguments that are all types now make the instance they name */
-        return changed ? tc_generic_apply(u->cls, u->places, u->nplaces, args, t->ntargs) : u;
+        if (!changed)
+            return u;
+        ClassDecl *generic = inst ? t->cls->generic->of->cls : t->cls;
+        return tc_generic_apply(generic, u->places, u->nplaces, args, n, u);
     }
     case TY_ARRAY: {
         Type *elem = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);
+        if (elem->kind == TY_ERROR)
+            return ty_error;    /* an uninferred type parameter: already reported */
         return elem == t->elem && p == t->places[0] ? t : ty_array(elem, p);
     }
     case TY_MAP: {
         Type *key = tc_subst_type(s, t->key);
         Type *value = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);
+        if (key->kind == TY_ERROR || value->kind == TY_ERROR)
+            return ty_error;
         return key == t->key && value == t->elem && p == t->places[0] ? t
                                                                        : ty_map(key, value, p);
     }
     case TY_FUT: {
         Type *elem = tc_subst_type(s, t->elem);
+        if (elem->kind == TY_ERROR)
+            return ty_error;
         return elem == t->elem ? t : ty_fut(elem);
     }
     default:

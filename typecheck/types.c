@@ -16,6 +16,7 @@
  */
 #include <string.h>
 #include "types.h"
+#include "generics.h"
 #include "../support/arena.h"
 
 static Type error_obj = {.kind = TY_ERROR};
@@ -156,6 +157,15 @@ static bool same(const Type *a, const Type *b, bool places)
     }
     switch (a->kind) {
     case TY_CLASS:
+        if (!places && a->cls != b->cls && tc_is_instance_class(a->cls) &&
+            tc_is_instance_class(b->cls) && a->cls->generic->of == b->cls->generic->of) {
+            /* two instances of one generic whose arguments differ in
+             * places only: a place mismatch (E0300), not a type mismatch */
+            for (uint32_t i = 0; i < a->cls->generic->nargs; i++)
+                if (!same(a->cls->generic->args[i], b->cls->generic->args[i], false))
+                    return false;
+            return true;
+        }
         if (a->cls != b->cls || a->ntargs != b->ntargs)
             return false;
         for (uint32_t i = 0; i < a->ntargs; i++)
@@ -243,12 +253,21 @@ static const char *name(const Type *t, bool places)
     case TY_STRING: return "string";
     case TY_NULL:   return "null";
     case TY_CLASS: {
+        /* a generic applied in generic code, or an instance: the generic's
+         * name and the arguments, shown as the rest of the type is */
+        ClassDecl *k = t->cls;
+        Type *const *targs = t->targs;
+        uint32_t n = t->ntargs;
+        if (k && k->generic && k->generic->of) {
+            targs = k->generic->args;
+            n = k->generic->nargs;
+            k = k->generic->of->cls;
+        }
         const char *args = "";
-        for (uint32_t i = 0; i < t->ntargs; i++)
-            args = arena_printf("%s%s%s", args, i ? ", " : "[", name(t->targs[i], places));
-        return arena_printf("%s%s%s%s",
-                            t->cls && t->cls->name.text ? t->cls->name.text : "<class>", args,
-                            t->ntargs ? "]" : "", place_list(t, places));
+        for (uint32_t i = 0; i < n; i++)
+            args = arena_printf("%s%s%s", args, i ? ", " : "[", name(targs[i], places));
+        return arena_printf("%s%s%s%s", k && k->name.text ? k->name.text : "<class>", args,
+                            n ? "]" : "", place_list(t, places));
     }
     case TY_PARAM:  return t->param_name;
     case TY_ARRAY:
