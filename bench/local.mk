@@ -26,6 +26,10 @@
 # Sequential code beside C (eight classic programs, start-up, executable
 # size, compile time of a large generated program) is measured by
 # bench/run-seq.sh (bench/seq/).
+# What generic code costs the compiler (LANGUAGE.md §11) is measured by
+# bench/run-generics.sh: a program with 3,000 instantiations written by
+# bench/gen-generics.sh, beside the same program with every instance
+# written out by hand, at --check, -O0 and -O2.
 # See bench/README.md.
 
 EXTRA_DIST += bench/README.md bench/run-actors.sh bench/.gitignore
@@ -67,7 +71,8 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/big.erl
 
 .PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
-	bench-waiting bench-strings bench-maps bench-seq bench-clean
+	bench-generics bench-waiting bench-strings bench-maps bench-seq \
+	bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -75,6 +80,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-remote
 	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
 	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
+	$(MAKE) $(AM_MAKEFLAGS) bench-generics
 	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
 	$(MAKE) $(AM_MAKEFLAGS) bench-strings
 	$(MAKE) $(AM_MAKEFLAGS) bench-maps
@@ -93,6 +99,9 @@ bench-layouts: all
 bench-frontend: all
 	$(SHELL) $(srcdir)/bench/run-frontend.sh ./mosaicc$(EXEEXT)
 
+bench-generics: all
+	$(SHELL) $(srcdir)/bench/run-generics.sh ./mosaicc$(EXEEXT)
+
 bench-waiting: all
 	$(SHELL) $(srcdir)/bench/run-waiting.sh ./mosaicc$(EXEEXT)
 
@@ -108,6 +117,7 @@ bench-seq: all
 bench-clean:
 	rm -rf bench/work
 EXTRA_DIST += bench/run-frontend.sh
+EXTRA_DIST += bench/run-generics.sh bench/gen-generics.sh
 EXTRA_DIST += bench/run-waiting.sh bench/waiting/chain.mos \
 	bench/waiting/roundtrip.mos bench/waiting/deep.mos
 EXTRA_DIST += bench/run-strings.sh bench/strings/append.mos \
