@@ -38,6 +38,7 @@ typedef enum DriverMode {
     MODE_LAYOUTS,       /* --layouts: the layout report (LANGUAGE.md §6) */
     MODE_LAYOUT_ADVICE, /* --layout-advice: the report, then the advisor */
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
+    MODE_TUNE,          /* --tune-layouts: measure the candidate layouts (tune.c) */
 } DriverMode;
 
 /* A --layout N=SPEC or a --layout-file FILE, in command-line order. */
@@ -59,8 +60,12 @@ typedef struct DriverOptions {
     DriverLayoutArg *layouts;   /* --layout N=SPEC and --layout-file FILE, in order
                                    (checked and applied by typecheck/layouts.c) */
     size_t nlayouts;
-    char **run_args;            /* --run: the program's arguments */
+    char **run_args;            /* --run, --tune-layouts: the program's arguments */
     int nrun_args;
+    int tune_runs;              /* --runs K: runs per candidate (default 3) */
+    double tune_timeout;        /* --tune-timeout S: seconds per run (default 60) */
+    const char *tune_out;       /* --tune-out FILE: the winners as a layout file */
+    const char *tune_flag;      /* the last tuning option given, for messages */
 } DriverOptions;
 
 /* Parses the command line.  Returns EXIT_OK with *opts filled, or the
@@ -72,6 +77,9 @@ int driver_parse_options(int argc, char **argv, DriverOptions *opts);
  * with its place in the file (E0402 for a line that is not NAME = SPEC);
  * false, after a message, when the file cannot be read. */
 typedef VEC(TcLayoutOverride) LayoutOverrideVec;
+
+/* --tune-layouts (tune.c), on a checked program: the status to exit with. */
+int driver_tune_layouts(const DriverOptions *o, const Program *program);
 bool driver_read_layout_file(const char *path, LayoutOverrideVec *out);
 
 void driver_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

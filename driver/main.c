@@ -359,6 +359,8 @@ static int run_driver(int argc, char **argv)
         eff_print_report(stdout, program);
         return EXIT_OK;
     }
+    if (o.mode == MODE_TUNE)
+        return driver_tune_layouts(&o, program);
     if (o.mode == MODE_LAYOUTS || o.mode == MODE_LAYOUT_ADVICE) {
         tc_print_layouts(stdout);
         return o.mode == MODE_LAYOUTS ? EXIT_OK : advise_layouts(&o, program);

@@ -56,6 +56,11 @@ static const char usage_text[] =
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
     "  --layout-file F   read such overrides from F, one NAME = SPEC per line\n"
+    "  --tune-layouts [ARGS...]  build and time the program under each candidate\n"
+    "                    layout of each pool, with ARGS and standard input\n"
+    "  --runs K          runs per candidate for --tune-layouts (default 3)\n"
+    "  --tune-out FILE   write the fastest layouts as a layout file\n"
+    "  --tune-timeout S  stop a run after S seconds (default 60)\n"
     "  --effects         print the effect report and stop\n"
     "  --layouts         print the pool layout report and stop\n"
     "  --layout-advice   print the layout report, then the layout advisor's\n"
@@ -216,6 +221,8 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     memset(o, 0, sizeof *o);
     o->mode = MODE_EXECUTABLE;
     o->opt_level = 2;
+    o->tune_runs = 3;
+    o->tune_timeout = 60;
     o->layouts = arena_alloc((size_t)(argc > 0 ? argc : 1) * sizeof *o->layouts);
     bool options_done = false;
 
@@ -228,11 +235,12 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0 ||
-            strcmp(a, "--layout-file") == 0) {
+            strcmp(a, "--layout-file") == 0 || strcmp(a, "--runs") == 0 ||
+            strcmp(a, "--tune-out") == 0 || strcmp(a, "--tune-timeout") == 0) {
             i++;                /* skip the option's value */
             continue;
         }
-        if (strcmp(a, "--run") == 0) seen_run = true;
+        if (strcmp(a, "--run") == 0 || strcmp(a, "--tune-layouts") == 0) seen_run = true;
         if (a[0] != '-' && seen_run) break;     /* the program's arguments follow */
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
@@ -253,7 +261,7 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 
-        if (o->mode == MODE_RUN && o->input) {
+        if ((o->mode == MODE_RUN || o->mode == MODE_TUNE) && o->input) {
             /* Everything after `--run FILE` is the program's. */
             o->run_args = argv + i;
             o->nrun_args = argc - i;
@@ -294,6 +302,39 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             if (!set_mode(o, MODE_CHECK, "--check")) return EXIT_USAGE;
         } else if (strcmp(a, "--run") == 0) {
             if (!set_mode(o, MODE_RUN, "--run")) return EXIT_USAGE;
+        } else if (strcmp(a, "--tune-layouts") == 0) {
+            if (!set_mode(o, MODE_TUNE, "--tune-layouts")) return EXIT_USAGE;
+        } else if (strcmp(a, "--runs") == 0 || starts_with(a, "--runs=")) {
+            const char *v = option_value(argc, argv, &i, a, "--runs");
+            if (!v) return EXIT_USAGE;
+            char *end;
+            long k = strtol(v, &end, 10);
+            if (!*v || *end || k < 1 || k > 1000) {
+                driver_usage_error("invalid number of runs '%s' (1 to 1000)", v);
+                return EXIT_USAGE;
+            }
+            o->tune_runs = (int)k;
+            o->tune_flag = "--runs";
+        } else if (strcmp(a, "--tune-timeout") == 0 || starts_with(a, "--tune-timeout=")) {
+            const char *v = option_value(argc, argv, &i, a, "--tune-timeout");
+            if (!v) return EXIT_USAGE;
+            char *end;
+            double t = strtod(v, &end);
+            if (!*v || *end || !(t > 0 && t <= 86400)) {
+                driver_usage_error("invalid time limit '%s' (seconds, above 0)", v);
+                return EXIT_USAGE;
+            }
+            o->tune_timeout = t;
+            o->tune_flag = "--tune-timeout";
+        } else if (strcmp(a, "--tune-out") == 0 || starts_with(a, "--tune-out=")) {
+            const char *v = option_value(argc, argv, &i, a, "--tune-out");
+            if (!v) return EXIT_USAGE;
+            if (!*v) {
+                driver_usage_error("option '--tune-out' needs a file name");
+                return EXIT_USAGE;
+            }
+            o->tune_out = v;
+            o->tune_flag = "--tune-out";
         } else if (strcmp(a, "--effects") == 0) {
             if (!set_mode(o, MODE_EFFECTS, "--effects")) return EXIT_USAGE;
         } else if (strcmp(a, "--layouts") == 0) {
@@ -353,9 +394,13 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
         driver_usage_error("no input file");
         return EXIT_USAGE;
     }
+    if (o->tune_flag && o->mode != MODE_TUNE) {
+        driver_usage_error("'%s' is an option of '--tune-layouts'", o->tune_flag);
+        return EXIT_USAGE;
+    }
     if (o->output && (o->mode == MODE_CHECK || o->mode == MODE_RUN ||
                       o->mode == MODE_EFFECTS || o->mode == MODE_LAYOUTS ||
-                      o->mode == MODE_LAYOUT_ADVICE ||
+                      o->mode == MODE_LAYOUT_ADVICE || o->mode == MODE_TUNE ||
                       o->mode == MODE_DUMP_AST)) {
         driver_usage_error("'-o' cannot be used with '%s', which writes no file", o->mode_flag);
         return EXIT_USAGE;

@@ -37,7 +37,7 @@ EXTRA_DIST += $(wildcard $(srcdir)/tests/*/*.expected $(srcdir)/tests/*/*.txt)
 
 # mosaicc --explain: every page of docs/errors printed, and its examples
 # compiled (docs/errors/README.md).
-DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh \
+DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh \
 	tests/driver/reference_diagnostic.sh
 
 # ---- unit tests -------------------------------------------------------------

@@ -252,9 +252,17 @@ static void candidates(const TcPool *p, LayoutList *out,
     }
 }
 
-typedef struct Advice {
-    FILE *out;
+/* What a walk over the program's pool loops does with each (loop, pool):
+ * the report prints it, the tuner adds it up. */
+typedef struct LoopVisitor LoopVisitor;
+struct LoopVisitor {
+    void (*visit)(LoopVisitor *v, const Stmt *loop, const TcPool *p, const char *via);
     const Program *program;
+};
+
+typedef struct Advice {
+    LoopVisitor v;          /* first: the walk's context is the visitor */
+    FILE *out;
     int opt_level;
     TcVectorNote note;
     void *note_ctx;
@@ -270,23 +278,36 @@ static const TcLayout *declared_layout(void *ctx, size_t i)
     return NULL;
 }
 
-static void advise_loop(Advice *a, const Stmt *loop, const TcPool *p, const char *via)
+/* What loop does to the fields of p's objects. */
+static Touch loop_touch(const Stmt *loop, const TcPool *p)
 {
-    int line = 0, col = 0;
-    src_line_col(loop->loc.file, loop->loc.start, &line, &col);
     Touch t = new_touch(p->layout->cls);
     Subject s = {loop->u.for_in.sym, &t, {0}};
     touch_stmt(&s, loop->u.for_in.body);
+    return t;
+}
+
+static size_t declared_count(const Program *program)
+{
+    size_t n = 0;
+    for (size_t d = 0; d < program->decls.len; d++)
+        n += program->decls.items[d]->kind == DECL_LAYOUT;
+    return n;
+}
+
+static void advise_loop(LoopVisitor *v, const Stmt *loop, const TcPool *p, const char *via)
+{
+    Advice *a = (Advice *)v;
+    int line = 0, col = 0;
+    src_line_col(loop->loc.file, loop->loc.start, &line, &col);
+    Touch t = loop_touch(loop, p);
     fprintf(a->out, "loop %s:%d: for %s in %s%s:", src_path(loop->loc.file), line,
             loop->u.for_in.var.text, p->decl->name.text, via);
     print_fields(a->out, &t, t.reads, " reads");
     print_fields(a->out, &t, t.writes, "; writes");
     fputc('\n', a->out);
-    size_t ndeclared = 0;
-    for (size_t d = 0; d < a->program->decls.len; d++)
-        ndeclared += a->program->decls.items[d]->kind == DECL_LAYOUT;
     LayoutList ls = {0};
-    candidates(p, &ls, declared_layout, (void *)a->program, ndeclared);
+    candidates(p, &ls, declared_layout, (void *)v->program, declared_count(v->program));
     uint64_t best = UINT64_MAX;
     for (size_t i = 0; i < ls.len; i++) {
         uint64_t b = bytes_moved(ls.items[i], &t);
@@ -349,9 +370,9 @@ static void walk_program(const Program *prog, AstWalk *w)
     }
 }
 
-static bool advise_stmt(AstWalk *w, Stmt *st)
+static bool visit_stmt(AstWalk *w, Stmt *st)
 {
-    Advice *a = w->ctx;
+    LoopVisitor *a = w->ctx;
     if (st->kind != ST_FOR_IN)
         return true;
     const Type *t = st->u.for_in.iterable->type;
@@ -360,7 +381,7 @@ static bool advise_stmt(AstWalk *w, Stmt *st)
     Place *at = ty_home(t);
     TcPool *p = tc_pool_of_place(at);
     if (p && p->layout) {
-        advise_loop(a, st, p, "");
+        a->visit(a, st, p, "");
     } else if (at->tag == PL_PARAM && at->func) {
         /* a `pool C` parameter: once per pool passed to it */
         PoolSearch ps = {at->func, 0, {0}};
@@ -370,8 +391,8 @@ static bool advise_stmt(AstWalk *w, Stmt *st)
         AstWalk search = {find_pool_args, NULL, NULL, &ps};
         walk_program(a->program, &search);
         for (size_t i = 0; i < ps.pools.len; i++)
-            advise_loop(a, st, ps.pools.items[i],
-                        arena_printf(" (parameter %s)", tc_place_name(at)));
+            a->visit(a, st, ps.pools.items[i],
+                     arena_printf(" (parameter %s)", tc_place_name(at)));
     }
     return true;
 }
@@ -379,7 +400,78 @@ static bool advise_stmt(AstWalk *w, Stmt *st)
 void tc_print_layout_advice(FILE *out, const Program *program, int opt_level,
                             TcVectorNote note, void *note_ctx)
 {
-    Advice a = {out, program, opt_level, note, note_ctx};
-    AstWalk w = {NULL, NULL, advise_stmt, &a};
+    Advice a = {{advise_loop, program}, out, opt_level, note, note_ctx};
+    AstWalk w = {NULL, NULL, visit_stmt, &a.v};
     walk_program(program, &w);
+}
+
+/* ---- the tuner's candidates ------------------------------------------------ */
+
+typedef struct Tuning {
+    LoopVisitor v;
+    TcTunePools *out;
+    VEC(VEC(Touch)) touches;        /* per entry of out: each loop's */
+} Tuning;
+
+static void tune_loop(LoopVisitor *v, const Stmt *loop, const TcPool *p, const char *via)
+{
+    (void)via;
+    Tuning *tu = (Tuning *)v;
+    size_t i = 0;
+    while (i < tu->out->len && tu->out->items[i].pool != p)
+        i++;
+    if (i == tu->out->len) {
+        VEC_PUSH(*tu->out, ((TcTunePool){.pool = p}));
+        VEC_PUSH(tu->touches, ((typeof(tu->touches.items[0])){0}));
+    }
+    tu->out->items[i].nloops++;
+    VEC_PUSH(tu->touches.items[i], loop_touch(loop, p));
+}
+
+static void add_candidate(TcTunePool *tp, const TcLayout *l, const char *spec,
+                          const char *what, const Touch *touches, size_t n)
+{
+    if (!l)
+        return;
+    const char *text = tc_layout_spec_text(l);
+    for (size_t i = 0; i < tp->cands.len; i++)
+        if (strcmp(tc_layout_spec_text(tp->cands.items[i].layout), text) == 0)
+            return;     /* the same clusters under another name */
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes += bytes_moved(l, &touches[i]);
+    VEC_PUSH(tp->cands, ((TcTuneCandidate){spec, what, l, bytes}));
+}
+
+void tc_tune_candidates(const Program *program, TcTunePools *out)
+{
+    Tuning tu = {{tune_loop, program}, out, {0}};
+    AstWalk w = {NULL, NULL, visit_stmt, &tu.v};
+    walk_program(program, &w);
+    for (size_t i = 0; i < out->len; i++) {
+        TcTunePool *tp = &out->items[i];
+        const TcLayout *now = tp->pool->layout;
+        ClassDecl *cls = now->cls;
+        const Touch *ts = tu.touches.items[i].items;
+        size_t n = tu.touches.items[i].len;
+        add_candidate(tp, now, now->name ? now->name : tc_layout_spec_text(now), "in force",
+                      ts, n);
+        add_candidate(tp, tc_builtin_layout(cls, false), "aos", "aos", ts, n);
+        add_candidate(tp, tc_builtin_layout(cls, true), "soa", "soa", ts, n);
+        for (size_t k = 0; k < declared_count(program); k++) {
+            const TcLayout *l = declared_layout((void *)program, k);
+            if (l && l->cls == cls)
+                add_candidate(tp, l, l->name, "declared", ts, n);
+        }
+        /* hot: what any loop over the pool reads or writes */
+        bool *hot = arena_alloc(cls->fields.len + 1);
+        for (size_t f = 0; f < cls->fields.len; f++) {
+            hot[f] = false;
+            for (size_t k = 0; k < n; k++)
+                hot[f] |= ts[k].reads[f] || ts[k].writes[f];
+        }
+        TcLayout *split = tc_split_layout(cls, hot);
+        if (split)
+            add_candidate(tp, split, tc_layout_spec_text(split), "hot/cold", ts, n);
+    }
 }

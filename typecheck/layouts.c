@@ -652,6 +652,24 @@ static const char *cluster_text(const TcCluster *c)
     return arena_printf("%s}", s);
 }
 
+const char *tc_layout_spec_text(const TcLayout *l) { return spec_text(l); }
+
+TcLayout *tc_split_layout(ClassDecl *cls, const bool *hot)
+{
+    NameClusters cs = {0};
+    NameCluster first = {0}, second = {0};
+    for (size_t i = 0; i < cls->fields.len; i++) {
+        NameCluster *to = hot[i] ? &first : &second;
+        VEC_PUSH(to->names, cls->fields.items[i]->name.text);
+        VEC_PUSH(to->locs, LOC_NONE);
+    }
+    if (first.names.len == 0 || second.names.len == 0)
+        return NULL;
+    VEC_PUSH(cs, first);
+    VEC_PUSH(cs, second);
+    return layout_from_names(cls, NULL, &cs, silent_problem, cls, LOC_NONE);
+}
+
 static const char *spec_text(const TcLayout *l)
 {
     const char *s = "";

@@ -66,6 +66,34 @@ TcLayout *tc_builtin_layout(ClassDecl *cls, bool soa);
 /* The layout a declaration stands for (overrides applied), NULL if bad. */
 TcLayout *tc_layout_of_decl_resolved(const LayoutDecl *ld);
 
+/* A layout's clusters as `--layout` takes them: "rec{x, y} + rec{id}". */
+const char *tc_layout_spec_text(const TcLayout *l);
+/* The two-cluster layout of cls with the fields hot[i] first, the others
+ * after (each in class order); NULL if either cluster would be empty. */
+TcLayout *tc_split_layout(ClassDecl *cls, const bool *hot);
+
+/* The layout tuner's candidates (advisor.c, for driver/tune.c): for each
+ * pool that a loop visits, the layouts worth measuring with the bytes per
+ * object its loops move under each (the advisor's cost model, summed over
+ * the loops): the layout in force, `aos`, `soa`, the layouts declared for
+ * the class, and the hot/cold split of the fields the loops touch; each
+ * cluster structure once. */
+typedef struct TcTuneCandidate {
+    const char *spec;       /* for --layout: a layout's name, or clusters */
+    const char *what;       /* "in force", "aos", "soa", "declared", "hot/cold" */
+    const TcLayout *layout;
+    uint64_t bytes;         /* predicted bytes per object over the loops */
+} TcTuneCandidate;
+
+typedef struct TcTunePool {
+    const TcPool *pool;
+    int nloops;
+    VEC(TcTuneCandidate) cands;     /* the layout in force first */
+} TcTunePool;
+typedef VEC(TcTunePool) TcTunePools;
+
+void tc_tune_candidates(const Program *program, TcTunePools *out);
+
 /* What the vectoriser said about the loop on `line`: "yes (...)" or
  * "no (...)", or NULL if nothing. */
 typedef const char *(*TcVectorNote)(void *ctx, int line);
