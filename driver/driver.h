@@ -39,6 +39,7 @@ typedef enum DriverMode {
     MODE_LAYOUT_ADVICE, /* --layout-advice: the report, then the advisor */
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
     MODE_TUNE,          /* --tune-layouts: measure the candidate layouts (tune.c) */
+    MODE_DRAW,          /* --draw=topology|layouts: a picture (draw.c) */
 } DriverMode;
 
 /* A --layout N=SPEC or a --layout-file FILE, in command-line order. */
@@ -66,6 +67,8 @@ typedef struct DriverOptions {
     double tune_timeout;        /* --tune-timeout S: seconds per run (default 60) */
     const char *tune_out;       /* --tune-out FILE: the winners as a layout file */
     const char *tune_flag;      /* the last tuning option given, for messages */
+    const char *draw;           /* --draw=KIND: "topology" or "layouts" */
+    const char *draw_counts;    /* --counts FILE: a --count-remote report */
 } DriverOptions;
 
 /* Parses the command line.  Returns EXIT_OK with *opts filled, or the
@@ -77,6 +80,9 @@ int driver_parse_options(int argc, char **argv, DriverOptions *opts);
  * with its place in the file (E0402 for a line that is not NAME = SPEC);
  * false, after a message, when the file cannot be read. */
 typedef VEC(TcLayoutOverride) LayoutOverrideVec;
+
+/* --draw (draw.c), on a checked program: the status to exit with. */
+int driver_draw(const DriverOptions *o, const Program *program);
 
 /* --tune-layouts (tune.c), on a checked program: the status to exit with. */
 int driver_tune_layouts(const DriverOptions *o, const Program *program);

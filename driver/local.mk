@@ -1,7 +1,7 @@
 # driver/local.mk — mosaicc's main: options, the pipeline, linking, --run.
 mosaicc_SOURCES += \
 	driver/main.c driver/driver.h \
-	driver/options.c driver/layout_file.c driver/tune.c \
+	driver/options.c driver/layout_file.c driver/tune.c driver/draw.c \
 	driver/link.c
 
 # driver/paths.h: the installed runtime's directory and the gdb printers'

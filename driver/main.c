@@ -361,6 +361,8 @@ static int run_driver(int argc, char **argv)
     }
     if (o.mode == MODE_TUNE)
         return driver_tune_layouts(&o, program);
+    if (o.mode == MODE_DRAW)
+        return driver_draw(&o, program);
     if (o.mode == MODE_LAYOUTS || o.mode == MODE_LAYOUT_ADVICE) {
         tc_print_layouts(stdout);
         return o.mode == MODE_LAYOUTS ? EXIT_OK : advise_layouts(&o, program);

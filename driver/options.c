@@ -56,6 +56,10 @@ static const char usage_text[] =
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
     "  --layout-file F   read such overrides from F, one NAME = SPEC per line\n"
+    "  --draw=KIND       draw the topology (nodes, actors, pools, effects) or the\n"
+    "                    layouts (each pool's clusters) as DOT, or with Graphviz\n"
+    "                    as -o FILE.svg/.png/.pdf\n"
+    "  --counts FILE     with --draw=topology: a --count-remote report to add\n"
     "  --tune-layouts [ARGS...]  build and time the program under each candidate\n"
     "                    layout of each pool, with ARGS and standard input\n"
     "  --runs K          runs per candidate for --tune-layouts (default 3)\n"
@@ -236,6 +240,7 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
         if (strcmp(a, "--") == 0) break;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0 ||
             strcmp(a, "--layout-file") == 0 || strcmp(a, "--runs") == 0 ||
+            strcmp(a, "--draw") == 0 || strcmp(a, "--counts") == 0 ||
             strcmp(a, "--tune-out") == 0 || strcmp(a, "--tune-timeout") == 0) {
             i++;                /* skip the option's value */
             continue;
@@ -302,6 +307,19 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             if (!set_mode(o, MODE_CHECK, "--check")) return EXIT_USAGE;
         } else if (strcmp(a, "--run") == 0) {
             if (!set_mode(o, MODE_RUN, "--run")) return EXIT_USAGE;
+        } else if (strcmp(a, "--draw") == 0 || starts_with(a, "--draw=")) {
+            const char *v = option_value(argc, argv, &i, a, "--draw");
+            if (!v) return EXIT_USAGE;
+            if (strcmp(v, "topology") != 0 && strcmp(v, "layouts") != 0) {
+                driver_usage_error("unknown drawing '%s' (--draw=topology or --draw=layouts)", v);
+                return EXIT_USAGE;
+            }
+            if (!set_mode(o, MODE_DRAW, "--draw")) return EXIT_USAGE;
+            o->draw = v;
+        } else if (strcmp(a, "--counts") == 0 || starts_with(a, "--counts=")) {
+            const char *v = option_value(argc, argv, &i, a, "--counts");
+            if (!v) return EXIT_USAGE;
+            o->draw_counts = v;
         } else if (strcmp(a, "--tune-layouts") == 0) {
             if (!set_mode(o, MODE_TUNE, "--tune-layouts")) return EXIT_USAGE;
         } else if (strcmp(a, "--runs") == 0 || starts_with(a, "--runs=")) {
@@ -392,6 +410,10 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
 
     if (!o->input) {
         driver_usage_error("no input file");
+        return EXIT_USAGE;
+    }
+    if (o->draw_counts && (o->mode != MODE_DRAW || strcmp(o->draw, "topology") != 0)) {
+        driver_usage_error("'--counts' is an option of '--draw=topology'");
         return EXIT_USAGE;
     }
     if (o->tune_flag && o->mode != MODE_TUNE) {

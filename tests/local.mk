@@ -34,10 +34,11 @@ DRIVER_TESTS += tests/driver/distributed.sh
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += $(wildcard $(srcdir)/tests/*/*.expected $(srcdir)/tests/*/*.txt)
+EXTRA_DIST += $(wildcard $(srcdir)/tests/driver/draw/*.mos $(srcdir)/tests/driver/draw/*.dot)
 
 # mosaicc --explain: every page of docs/errors printed, and its examples
 # compiled (docs/errors/README.md).
-DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh \
+DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh tests/driver/draw.sh \
 	tests/driver/reference_diagnostic.sh
 
 # ---- unit tests -------------------------------------------------------------

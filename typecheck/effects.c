@@ -626,6 +626,16 @@ static void print_unit(FILE *out, const Unit *u)
     fputc('\n', out);
 }
 
+size_t eff_summary(const FuncDecl *f, size_t i, Place **place, unsigned *kinds)
+{
+    const Unit *u = f ? unit_of(f) : NULL;
+    if (!u || i >= u->summary.len)
+        return u ? u->summary.len : 0;
+    *place = u->summary.items[i].place;
+    *kinds = u->summary.items[i].kinds;
+    return u->summary.len;
+}
+
 bool eff_print_function(FILE *out, const FuncDecl *f)
 {
     const Unit *u = f ? unit_of(f) : NULL;

@@ -63,6 +63,11 @@ void eff_print_report(FILE *out, const Program *program);
  * when f was not analysed. */
 bool eff_print_function(FILE *out, const FuncDecl *f);
 
+/* A function's or method's summary, one remote place at a time: with i
+ * below the count returned, *place and *kinds (EffKind bits) are its i-th
+ * (for drawings, driver/draw.c); the count alone otherwise. */
+size_t eff_summary(const FuncDecl *f, size_t i, Place **place, unsigned *kinds);
+
 /* Forgets every record (the memory is the arena's): before another
  * program is analysed in the same process. */
 void eff_reset(void);
