@@ -38,6 +38,7 @@ EXTRA_DIST += bench/remote/fields.mos \
 	bench/remote/local_sum.mos \
 	bench/remote/methods.mos \
 	bench/remote/actor_array.mos
+EXTRA_DIST += bench/run-tune.sh
 EXTRA_DIST += bench/run-layouts.sh bench/layouts/common.h \
 	bench/layouts/particle.mos bench/layouts/particle_objects.mos \
 	bench/layouts/particle.c \
@@ -70,7 +71,7 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 	bench/savina/erlang/chameneos.erl \
 	bench/savina/erlang/big.erl
 
-.PHONY: bench bench-actors bench-remote bench-layouts bench-frontend \
+.PHONY: bench bench-actors bench-remote bench-layouts bench-tune bench-frontend \
 	bench-generics bench-waiting bench-strings bench-maps bench-seq \
 	bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
@@ -79,6 +80,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-actors
 	$(MAKE) $(AM_MAKEFLAGS) bench-remote
 	$(MAKE) $(AM_MAKEFLAGS) bench-layouts
+	$(MAKE) $(AM_MAKEFLAGS) bench-tune
 	$(MAKE) $(AM_MAKEFLAGS) bench-frontend
 	$(MAKE) $(AM_MAKEFLAGS) bench-generics
 	$(MAKE) $(AM_MAKEFLAGS) bench-waiting
@@ -95,6 +97,9 @@ bench-remote: all
 
 bench-layouts: all
 	$(SHELL) $(srcdir)/bench/run-layouts.sh ./mosaicc$(EXEEXT)
+
+bench-tune: all
+	$(SHELL) $(srcdir)/bench/run-tune.sh ./mosaicc$(EXEEXT)
 
 bench-frontend: all
 	$(SHELL) $(srcdir)/bench/run-frontend.sh ./mosaicc$(EXEEXT)

@@ -242,6 +242,11 @@ typedef struct Remarks {
     const char *path;
     VEC(int) lines;
     VEC(const char *) notes;
+    const char *pending;    /* the first reason given for the loop whose
+                               verdict comes next: LLVM gives the reasons
+                               first, at the instruction at fault (often
+                               in an inlined method, on another line), then
+                               a bare "loop not vectorized" at the loop */
 } Remarks;
 
 static void keep_remark(void *ctx, const char *text)
@@ -253,10 +258,17 @@ static void keep_remark(void *ctx, const char *text)
         return;
     const char *msg = text + n + used;
     const char *note = NULL;
-    if (strncmp(msg, "vectorized loop", 15) == 0)
+    if (strncmp(msg, "vectorized loop", 15) == 0) {
         note = arena_printf("yes %s", msg + 16);
-    else if (strncmp(msg, "loop not vectorized", 19) == 0)
-        note = msg[19] == ':' ? arena_printf("no (%s)", msg + 21) : "no";
+        r->pending = NULL;
+    } else if (strncmp(msg, "loop not vectorized", 19) == 0 && msg[19] == ':') {
+        note = arena_printf("no (%s)", msg + 21);
+        if (!r->pending)
+            r->pending = note;
+    } else if (strncmp(msg, "loop not vectorized", 19) == 0) {
+        note = r->pending ? r->pending : "no";
+        r->pending = NULL;
+    }
     if (!note)
         return;
     /* a loop inlined in several places has several verdicts: a "yes"

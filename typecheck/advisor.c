@@ -295,6 +295,62 @@ static size_t declared_count(const Program *program)
     return n;
 }
 
+/* The names the loop's body calls, in order, each once: "'sqrt', 'f'". */
+typedef struct Calls {
+    const char *names;
+} Calls;
+
+static bool note_call(AstWalk *w, Expr *e)
+{
+    Calls *c = w->ctx;
+    const char *name = e->kind == EX_CALL && e->u.call.callee ? e->u.call.callee->u.name.text
+                     : e->kind == EX_METHOD_CALL ? e->u.method_call.method.text : NULL;
+    if (name && !strstr(c->names, arena_printf("'%s'", name)))
+        c->names = arena_printf("%s%s'%s'", c->names, *c->names ? ", " : "", name);
+    return true;
+}
+
+/* LLVM's reasons for not vectorising a loop, in words about the loop as
+ * written (the remark after "loop not vectorized: "); the remark itself
+ * when it is not one of these. */
+static const char *why_not_vectorised(const char *note, const Stmt *loop)
+{
+    const char *r = strncmp(note, "no (", 4) == 0 ? note + 4 : "";
+    size_t n = strlen(r);
+    const char *raw = n && r[n - 1] == ')' ? arena_printf("%.*s", (int)(n - 1), r) : r;
+    if (!*raw)
+        return "the vectoriser gave no reason";
+    if (strstr(raw, "call instruction cannot be vectorized")) {
+        Calls c = {""};
+        AstWalk w = {note_call, NULL, NULL, &c};
+        ast_walk_stmt(&w, loop->u.for_in.body);
+        return *c.names ? arena_printf("the loop calls %s, which has no vector form", c.names)
+                        : "the loop calls a function that has no vector form";
+    }
+    if (strstr(raw, "reorder floating-point"))
+        return "it adds up floats, and another order could change the result: Mosaic keeps "
+               "float arithmetic in source order";
+    if (strstr(raw, "unsafe dependent memory"))
+        return "it writes memory that another iteration may read, as far as LLVM can tell: "
+               "it cannot prove that two clusters, or an array and a cluster, do not overlap";
+    if (strstr(raw, "cannot identify array bounds"))
+        return "an element is read or written through an index the compiler cannot bound";
+    if (strstr(raw, "could not determine number of loop iterations"))
+        return "the number of iterations is not known when the loop starts";
+    if (strstr(raw, "control flow"))
+        return "the body branches or may leave the loop early (a check that can fail, a "
+               "break, a return)";
+    if (strstr(raw, "reduction is used outside") || strstr(raw, "could not be identified"))
+        return "a value carried from one iteration to the next is not a plain sum, "
+               "product, minimum or maximum";
+    if (strstr(raw, "instruction cannot be vectorized"))
+        return "an operation in the body has no vector form (an allocation, a call into "
+               "the runtime, a check that can fail)";
+    if (strstr(raw, "vectorization is not beneficial") || strstr(raw, "not beneficial"))
+        return "the vectoriser judged it not worth it for this loop";
+    return arena_printf("the vectoriser says: %s", raw);
+}
+
 static void advise_loop(LoopVisitor *v, const Stmt *loop, const TcPool *p, const char *via)
 {
     Advice *a = (Advice *)v;
@@ -324,6 +380,8 @@ static void advise_loop(LoopVisitor *v, const Stmt *loop, const TcPool *p, const
     if (!note)
         note = a->opt_level < 2 ? "no (the loop vectoriser runs from -O2 on)"
                                 : "no (the vectoriser said nothing about this loop)";
+    else if (strncmp(note, "no", 2) == 0)
+        note = arena_printf("no (%s)", why_not_vectorised(note, loop));
     fprintf(a->out, "  vectorised at -O%d: %s\n", a->opt_level, note);
 }
 

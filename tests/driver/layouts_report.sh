@@ -4,7 +4,7 @@
 # field order, a pool statement), and nothing else on stdout; the layout
 # advisor speaks only under --layout-advice.
 . "$(dirname "$0")/tap.sh"
-echo "1..10"
+echo "1..11"
 
 cat >"$tmp/parts.mos" <<'MOS'
 class Particle {
@@ -85,6 +85,24 @@ check "a bad override of a local pool is E0402" $?
 "$mosaicc" --layouts --layout nope=aos "$tmp/local.mos" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "error\[E0402\].*'nope' is not a pool or layout of the program" "$tmp/err"
 check "a name that is no pool or layout is E0402" $?
+# Why a loop is not vectorised, in words about the loop: a call with no
+# vector form (named), and a float sum kept in source order.
+cat >"$tmp/why.mos" <<'MOS'
+class P { var x: float; var y: float; var id: int }
+pool ps: P
+def main() {
+  for i in 0..100 { new P<ps>.x = float(i) }
+  for p in ps { p.y = p.x * 2.0; println(p.y) }
+  var s = 0.0
+  for p in ps { s += p.y }
+  println(s)
+}
+MOS
+"$mosaicc" --layout-advice "$tmp/why.mos" >"$tmp/out" 2>&1
+grep -qx "  vectorised at -O2: no (the loop calls 'println', which has no vector form)" "$tmp/out" &&
+    grep -qx '  vectorised at -O2: no (it adds up floats, and another order could change the result: Mosaic keeps float arithmetic in source order)' "$tmp/out"
+check "--layout-advice says why a loop is not vectorised, in words about the loop" $?
+
 # A generic class in pools (LANGUAGE.md §11): each pool names its
 # instance, and a layout of the generic gives each instance its own sizes.
 cat >"$tmp/generic.mos" <<'MOS'
