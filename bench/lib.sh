@@ -108,3 +108,16 @@ median() {
 
 fmt_time() { awk -v t="$1" 'BEGIN { printf (t < 10 ? "%.3f" : "%.2f"), t }'; }
 fmt_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# layout_params WORKLOAD: the arguments of bench/layouts/WORKLOAD.mos,
+# objects and steps: about 0.1 to 1 s of steps per variant on a 2020s
+# machine; a tenth of the objects when QUICK=1 (run-layouts.sh, run-tune.sh).
+layout_params() {
+  local n=4000000
+  [ "${QUICK:-0}" = 1 ] && n=400000
+  case $1 in
+    particle) echo "$n 50";;
+    nbody) echo "$n 20";;
+    column) echo "$n 50";;
+  esac
+}

@@ -85,17 +85,7 @@ touches() {
     column) echo "sum += c: reads 1 of 8 float fields";;
   esac
 }
-# The programs' arguments, objects and steps: about 0.1 to 1 s of steps per
-# variant on a 2020s machine; a tenth of the objects for BENCH_QUICK.
-params() {
-  local n=4000000
-  [ "$QUICK" = 1 ] && n=400000
-  case $1 in
-    particle) echo "$n 50";;
-    nbody) echo "$n 20";;
-    column) echo "$n 50";;
-  esac
-}
+params() { layout_params "$1"; }     # bench/lib.sh
 
 # The variants, in the order they run and appear in the CSV.  m- are
 # Mosaic (pool with a layout, or objects in an array), -nc with --no-checks;

@@ -406,19 +406,11 @@ static void check_members(ClassDecl *k)
     }
 }
 
-// class = [ "active" ] "class" name [ "<" params ">" ] "{" { field | method } "}"
-static void check_class(Checker *c, ClassDecl *k)
+/* A class's field initialisers and method bodies.  Its generic methods are
+ * checked as generic code (with an instance's type arguments in place,
+ * for an instance); the instances of generic methods are generics.c's. */
+static void check_class_bodies(Checker *c, ClassDecl *k)
 {
-    if (is_builtin_type_name(c, k->name.text))
-        diag_error(k->name.loc, DIAG_E0102,
-                   "'%s' is the name of a built-in type and cannot name a class",
-                   k->name.text);
-    else
-        report_duplicate_top(c, k->name.text, k->name.loc, k);
-    check_place_params(&k->place_params, NULL, "place parameter");
-    check_type_params(c, &k->type_params, &k->place_params, NULL);
-    check_members(k);
-
     // field = ( "var" | "val" ) name ":" type [ "=" expr ]
     for (size_t i = 0; i < k->fields.len; i++) {
         FieldDecl *f = k->fields.items[i];
@@ -433,33 +425,31 @@ static void check_class(Checker *c, ClassDecl *k)
     }
     for (size_t i = 0; i < k->methods.len; i++) {
         FuncDecl *m = k->methods.items[i];
-        if (m && !tc_is_instance_func(m))   /* instances: generics.c */
+        if (m && !(m->generic && m->generic->of))
             check_function(c, m, k);
     }
 }
 
+// class = [ "active" ] "class" name [ "<" params ">" ] "{" { field | method } "}"
+static void check_class(Checker *c, ClassDecl *k)
+{
+    if (is_builtin_type_name(c, k->name.text))
+        diag_error(k->name.loc, DIAG_E0102,
+                   "'%s' is the name of a built-in type and cannot name a class",
+                   k->name.text);
+    else
+        report_duplicate_top(c, k->name.text, k->name.loc, k);
+    check_place_params(&k->place_params, NULL, "place parameter");
+    check_type_params(c, &k->type_params, &k->place_params, NULL);
+    check_members(k);
+    check_class_bodies(c, k);
+}
+
 /* An instance's fields and methods, as check_class does for the generic
- * (muted by the caller: generics.c).  Its generic methods are checked too,
- * as generic code with the class's type arguments in place: every later
- * pass reads every method. */
+ * (muted by the caller: generics.c). */
 void tc_check_instance_class(Checker *c, ClassDecl *k)
 {
-    for (size_t i = 0; i < k->fields.len; i++) {
-        FieldDecl *f = k->fields.items[i];
-        if (!f)
-            continue;
-        resolve_field(c, k, f, true);
-        if (f->init) {
-            reset_walk(c, k, NULL);
-            tc_expect(c, f->init, f->field_type);
-            reset_walk(c, NULL, NULL);
-        }
-    }
-    for (size_t i = 0; i < k->methods.len; i++) {
-        FuncDecl *m = k->methods.items[i];
-        if (m && !(m->generic && m->generic->of))  /* method instances: on their own */
-            check_function(c, m, k);
-    }
+    check_class_bodies(c, k);
 }
 
 void tc_check_instance_func(Checker *c, FuncDecl *f)
