@@ -29,6 +29,7 @@ typedef struct CgOptions {
     bool debug_info;        /* -g */
     bool no_checks;         /* --no-checks: omit null and bounds checks */
     bool count_remote;      /* --count-remote: count remote accesses */
+    const char *count_remote_file;  /* --count-remote=FILE: the report there too */
     bool distributed;       /* --distributed: possibly remote accesses check
                                for a remote reference (transport.h) */
     CgRemarkFn remark;      /* NULL, or where the vectoriser's remarks go */

@@ -134,12 +134,14 @@ void cg_emit_remote_table(Cg *cg)
     LLVMSetInitializer(sites, arr);
     LLVMSetGlobalConstant(sites, 1);
     LLVMSetLinkage(sites, LLVMPrivateLinkage);
-    LLVMValueRef fields[3] = {
+    LLVMValueRef fields[4] = {
         LLVMConstInt(cg->t_i64, n, 0),
         cg_cstring(cg, cg->opt->source_path, "source.path"),
         sites,
+        cg->opt->count_remote_file ? cg_cstring(cg, cg->opt->count_remote_file, "report.path")
+                                   : LLVMConstNull(cg->t_ptr),
     };
-    LLVMValueRef init = LLVMConstStructInContext(cg->ctx, fields, 3, 0);
+    LLVMValueRef init = LLVMConstStructInContext(cg->ctx, fields, 4, 0);
     LLVMValueRef table = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), "mos_remote_table");
     LLVMSetInitializer(table, init);
     LLVMSetGlobalConstant(table, 1);

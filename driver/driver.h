@@ -57,6 +57,7 @@ typedef struct DriverOptions {
     bool debug_info;            /* -g */
     bool no_checks;             /* --no-checks */
     bool count_remote;          /* --count-remote */
+    const char *count_remote_file;  /* --count-remote=FILE: the report there too */
     bool distributed;           /* --distributed: nodes are MPI ranks */
     DriverLayoutArg *layouts;   /* --layout N=SPEC and --layout-file FILE, in order
                                    (checked and applied by typecheck/layouts.c) */

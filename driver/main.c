@@ -189,6 +189,7 @@ static int compile(const DriverOptions *o, Program *program)
         .debug_info = o->debug_info,
         .no_checks = o->no_checks,
         .count_remote = o->count_remote,
+        .count_remote_file = o->count_remote_file,
         .distributed = o->distributed,
         .source_path = o->input,
         .gdb_script = o->debug_info ? driver_gdb_script() : NULL,

@@ -70,6 +70,7 @@ static const char usage_text[] =
     "  --layout-advice   print the layout report, then the layout advisor's\n"
     "                    view of every loop over a pool, and stop\n"
     "  --count-remote    count remote accesses at run time and report them at exit\n"
+    "  --count-remote=F  the same, and write the report to F too (for --counts)\n"
     "  --distributed     build for MPI: node k is rank k of 'mpirun -np N'\n"
     "  --error-limit=N   stop after N errors (default 100; 0: no limit)\n"
     "  --color=WHEN      colour diagnostics: auto (on a terminal, without\n"
@@ -374,6 +375,13 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             o->debug_info = true;
         } else if (strcmp(a, "--no-checks") == 0) {
             o->no_checks = true;
+        } else if (starts_with(a, "--count-remote=")) {
+            if (!a[15]) {
+                driver_usage_error("option '--count-remote=' needs a file name");
+                return EXIT_USAGE;
+            }
+            o->count_remote = true;
+            o->count_remote_file = a + 15;
         } else if (strcmp(a, "--count-remote") == 0) {
             o->count_remote = true;
         } else if (strcmp(a, "--distributed") == 0) {

@@ -311,6 +311,8 @@ typedef struct MosRemoteTable {
     int64_t nsites;
     const char *file;       /* as given on mosaicc's command line */
     const MosRemoteSite *sites;
+    const char *report_file;/* --count-remote=FILE: the report goes there too
+                               (for mosaicc --draw --counts); NULL: stderr only */
 } MosRemoteTable;
 #define MOS_ARRAY_NODE_PREFIX 16    /* keeps the MosArray 16-byte aligned */
 extern const MosRemoteTable mos_remote_table;

@@ -29,8 +29,10 @@
 #include "rt_internal.h"
 #include "rt_actors.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +65,7 @@ static char *report_buf;
 static size_t report_cap;
 
 _Static_assert(sizeof(MosRemoteSite) == 16, "codegen emits { i64, i64 } sites");
-_Static_assert(sizeof(MosRemoteTable) == 24, "codegen emits { i64, ptr, ptr }");
+_Static_assert(sizeof(MosRemoteTable) == 32, "codegen emits { i64, ptr, ptr, ptr }");
 
 static void report_at_exit(void)
 {
@@ -163,6 +165,19 @@ static uint64_t count(_Atomic uint64_t *c)
     return atomic_load_explicit(c, memory_order_relaxed);
 }
 
+/* All of buf to fd, unless it fails (no allocation: the report is written
+ * at exit, perhaps after a runtime error). */
+static bool write_all(int fd, const char *buf, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(fd, buf + done, len - done);
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
 void rt_remote_report(void)
 {
     if (!site_counts || report_elsewhere || atomic_flag_test_and_set(&reported))
@@ -215,10 +230,18 @@ void rt_remote_report(void)
                    (unsigned long long)sum.writes, sum.unpredicted ? " (not predicted)" : "");
         i = j;
     }
-    for (size_t done = 0; done < o.len;) {
-        ssize_t w = write(STDERR_FILENO, o.buf + done, o.len - done);
-        if (w <= 0)
-            break;
-        done += (size_t)w;
+    write_all(STDERR_FILENO, o.buf, o.len);
+    if (table->report_file) {
+        /* a copy for tools (mosaicc --draw=topology --counts FILE); a file
+         * that cannot be written is said on stderr, the report stays */
+        int fd = open(table->report_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0 || !write_all(fd, o.buf, o.len)) {
+            static const char msg[] = "mosaic: cannot write the remote-access report to ";
+            write_all(STDERR_FILENO, msg, sizeof msg - 1);
+            write_all(STDERR_FILENO, table->report_file, strlen(table->report_file));
+            write_all(STDERR_FILENO, "\n", 1);
+        }
+        if (fd >= 0)
+            close(fd);
     }
 }

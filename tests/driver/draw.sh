@@ -9,7 +9,7 @@
 . "$(dirname "$0")/tap.sh"
 golden=$(cd "$(dirname "$0")/draw" && pwd)
 mosaicc=$(cd "$(dirname "$mosaicc")" && pwd)/$(basename "$mosaicc")
-echo "1..11"
+echo "1..12"
 cp "$golden/bank.mos" "$golden/particles.mos" "$tmp/"
 cd "$tmp" || exit 99
 
@@ -65,6 +65,14 @@ st1=$?
 st2=$?
 [ $st1 -eq 2 ] && grep -q "'--counts' is an option of '--draw=topology'" err && [ $st2 -eq 2 ]
 check "--counts without --draw=topology, a format dot does not know: status 2" $?
+
+# the report a --count-remote=FILE program writes at exit, drawn
+"$mosaicc" --count-remote="$tmp/run.counts" -o bank bank.mos 2>err &&
+    MOSAIC_NODES=2 ./bank >out 2>err && grep -q '^remote accesses: ' err &&
+    cmp -s err run.counts &&
+    "$mosaicc" --draw=topology --counts run.counts bank.mos >out.dot &&
+    grep -q '^  "node 0" -> "node 1" \[style=dashed, .*label="measured: [0-9]* reads, [0-9]* writes"\];$' out.dot
+check "--count-remote=FILE writes the report to FILE as well as stderr, and --counts draws it" $?
 
 printf 'def main() { let x: int = "a" }\n' >bad.mos
 "$mosaicc" --draw=topology bad.mos -o bad.dot >out 2>err
