@@ -288,44 +288,37 @@ json_object *lsp_hover(Server *s, Document *doc, uint32_t offset)
 
 /* ---- definition ------------------------------------------------------------- */
 
+Loc lsp_declaration_of(const TcRef *r)
+{
+    switch (r->kind) {
+    case TC_REF_LOCAL:
+        return r->sym ? r->sym->loc : LOC_NONE;
+    case TC_REF_FIELD:
+        return r->field ? r->field->name.loc : LOC_NONE;
+    case TC_REF_METHOD:
+    case TC_REF_FUNC:
+        return r->func ? r->func->name.loc : LOC_NONE;
+    case TC_REF_CLASS:
+        return r->cls ? r->cls->name.loc : LOC_NONE;
+    case TC_REF_POOL:
+        return r->pool ? r->pool->name.loc : LOC_NONE;
+    case TC_REF_THIS:
+        return known(r->type) && r->type->cls ? r->type->cls->name.loc : LOC_NONE;
+    case TC_REF_NONE:
+    case TC_REF_BUILTIN:
+    case TC_REF_PROPERTY:
+        break;
+    }
+    return LOC_NONE;
+}
+
 json_object *lsp_definition(Server *s, Document *doc, uint32_t offset)
 {
     const Analysis *a = server_analysis(s, doc);
     const TcRef *r = analysis_ref_at(a, offset);
     if (!r)
         return NULL;
-    Loc at = LOC_NONE;
-    switch (r->kind) {
-    case TC_REF_LOCAL:
-        if (r->sym)
-            at = r->sym->loc;
-        break;
-    case TC_REF_FIELD:
-        if (r->field)
-            at = r->field->name.loc;
-        break;
-    case TC_REF_METHOD:
-    case TC_REF_FUNC:
-        if (r->func)
-            at = r->func->name.loc;
-        break;
-    case TC_REF_CLASS:
-        if (r->cls)
-            at = r->cls->name.loc;
-        break;
-    case TC_REF_POOL:
-        if (r->pool)
-            at = r->pool->name.loc;
-        break;
-    case TC_REF_THIS:
-        if (known(r->type) && r->type->cls)
-            at = r->type->cls->name.loc;
-        break;
-    case TC_REF_NONE:
-    case TC_REF_BUILTIN:
-    case TC_REF_PROPERTY:
-        break;
-    }
+    Loc at = lsp_declaration_of(r);
     if (at.file != a->file)
         return NULL;
     return lsp_location(doc, at);

@@ -7,7 +7,8 @@
 bin_PROGRAMS += mosaic-lsp
 noinst_LIBRARIES = lsp/libmosaiclsp.a
 lsp_libmosaiclsp_a_SOURCES = lsp/lsp.h lsp/main.c lsp/server.c lsp/rpc.h lsp/rpc.c \
-	lsp/text.h lsp/text.c lsp/analysis.h lsp/analysis.c lsp/hover.c lsp/complete.c
+	lsp/text.h lsp/text.c lsp/analysis.h lsp/analysis.c lsp/hover.c lsp/complete.c \
+	lsp/symbols.c
 lsp_libmosaiclsp_a_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS)
 mosaic_lsp_SOURCES = $(FUZZ_FRONTEND) support/big_stack.c support/big_stack.h
 mosaic_lsp_LDADD = lsp/libmosaiclsp.a $(JSONC_LIBS)

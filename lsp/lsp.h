@@ -76,6 +76,10 @@ json_object *lsp_location(const Document *doc, Loc loc);
 /* ---- hover.c ---------------------------------------------------------------- */
 json_object *lsp_hover(Server *s, Document *doc, uint32_t offset);
 json_object *lsp_definition(Server *s, Document *doc, uint32_t offset);
+/* Where the declaration a ref names is (LOC_NONE for a built-in, a
+ * property, an unknown member): an instance's members are their
+ * generic's, whose locations they keep. */
+Loc lsp_declaration_of(const TcRef *r);
 /* One line of Mosaic saying what a declaration is, as hovers and
  * completion details show it (arena strings). */
 const char *lsp_func_line(const Analysis *a, const FuncDecl *f);   /* "def f(x: int): int" */
@@ -83,6 +87,12 @@ const char *lsp_class_line(const Analysis *a, const ClassDecl *k); /* "active cl
 const char *lsp_field_line(const FieldDecl *f, const Type *t);     /* "var x: int" */
 const char *lsp_local_line(const Sym *sym, const Type *t);         /* "let x: int" */
 const char *lsp_pool_line(const Analysis *a, const PoolDecl *p);   /* "pool ps: P layout L" */
+
+/* ---- symbols.c -------------------------------------------------------------- */
+/* textDocument/references: every use of the declaration at offset. */
+json_object *lsp_references(Server *s, Document *doc, uint32_t offset, bool with_decl);
+/* textDocument/documentSymbol: the outline, declarations in source order. */
+json_object *lsp_document_symbols(Server *s, Document *doc);
 
 /* ---- complete.c ------------------------------------------------------------- */
 json_object *lsp_completion(Server *s, Document *doc, uint32_t offset);

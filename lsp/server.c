@@ -246,6 +246,8 @@ static json_object *on_initialize(Server *s, json_object *params)
     json_object_object_add(c, "textDocumentSync", sync);
     json_object_object_add(c, "hoverProvider", json_object_new_boolean(1));
     json_object_object_add(c, "definitionProvider", json_object_new_boolean(1));
+    json_object_object_add(c, "referencesProvider", json_object_new_boolean(1));
+    json_object_object_add(c, "documentSymbolProvider", json_object_new_boolean(1));
     json_object_object_add(c, "completionProvider", completion);
     json_object *info = json_object_new_object();
     json_object_object_add(info, "name", json_object_new_string(LSP_SERVER_NAME));
@@ -395,6 +397,24 @@ static json_object *on_definition(Server *s, json_object *params)
     return d ? lsp_definition(s, d, offset) : NULL;
 }
 
+static json_object *on_references(Server *s, json_object *params)
+{
+    uint32_t offset = 0;
+    Document *d = doc_position(s, params, &offset);
+    json_object *ctx = rpc_get(params, "context");
+    json_object *with = ctx ? rpc_get(ctx, "includeDeclaration") : NULL;
+    return d ? lsp_references(s, d, offset, with && json_object_get_boolean(with)) : NULL;
+}
+
+static json_object *on_document_symbol(Server *s, json_object *params)
+{
+    const char *uri = rpc_string(rpc_get(params, "textDocument"), "uri");
+    if (!uri)
+        return server_fail(s, RPC_INVALID_PARAMS, "expected textDocument.uri");
+    Document *d = find_doc(s, uri);
+    return d ? lsp_document_symbols(s, d) : NULL;   /* not open: no outline */
+}
+
 static json_object *on_completion(Server *s, json_object *params)
 {
     uint32_t offset = 0;
@@ -422,6 +442,8 @@ static const struct {
     {"textDocument/hover", on_hover, NULL},
     {"textDocument/definition", on_definition, NULL},
     {"textDocument/completion", on_completion, NULL},
+    {"textDocument/references", on_references, NULL},
+    {"textDocument/documentSymbol", on_document_symbol, NULL},
 };
 
 static bool reply_error(Server *s, json_object *id, int code, const char *message)

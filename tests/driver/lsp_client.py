@@ -603,6 +603,40 @@ def session_generics():
     check("completion on an instance lists its class's members once",
           labels == ["items", "pop", "push"], labels)
 
+    line, col = position_of(P, "push(x", offset=1)
+    r = s.request("textDocument/references", {"textDocument": {"uri": URI},
+                  "position": {"line": line, "character": col},
+                  "context": {"includeDeclaration": True}})
+    got = sorted((x["range"]["start"]["line"], x["range"]["start"]["character"])
+                 for x in r.get("result") or [])
+    want = sorted([position_of(P, "push(x"), position_of(P, "push(1)")])
+    check("references of a generic method: its declaration and its uses through instances",
+          got == want, r)
+    r = s.request("textDocument/references", {"textDocument": {"uri": URI},
+                  "position": {"line": line, "character": col},
+                  "context": {"includeDeclaration": False}})
+    check("... and without the declaration when the client says so",
+          [(x["range"]["start"]["line"], x["range"]["start"]["character"])
+           for x in r.get("result") or []] == [position_of(P, "push(1)")], r)
+    line, col = position_of(P, "items.pop", offset=1)
+    r = s.request("textDocument/references", {"textDocument": {"uri": URI},
+                  "position": {"line": line, "character": col},
+                  "context": {"includeDeclaration": True}})
+    check("references of a field: the declaration and both uses",
+          len(r.get("result") or []) == 3, r)
+
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})
+    syms = r.get("result") or []
+    outline = [(x["name"], x["kind"], [c["name"] for c in x.get("children", [])]) for x in syms]
+    check("documentSymbol: the outline in source order, members as children, no instances",
+          outline == [("Stack", 5, ["items", "push", "pop"]), ("last", 12, []),
+                      ("main", 12, [])], outline)
+    check("... with the declaration's line as detail and the name as selectionRange",
+          syms and syms[0].get("detail") == "class Stack[T]" and
+          syms[0]["selectionRange"]["start"] == {"line": 0, "character": 6}, syms[:1])
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": "file:///nowhere.mos"}})
+    check("documentSymbol of a document that is not open: null", r.get("result", 1) is None, r)
+
     bad = P.replace("items.push(x)", "items.push(x + 1)")
     diags = s.change(bad, 3)["diagnostics"]
     check("an error in generic code is published once, with its code",
