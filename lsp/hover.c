@@ -37,7 +37,7 @@
 
 /* The source text [start, end) with each run of blanks and line breaks
  * made one space, without those at either end. */
-static const char *source(const Analysis *a, uint32_t start, uint32_t end)
+const char *lsp_source(const Analysis *a, uint32_t start, uint32_t end)
 {
     const char *text = src_text(a->file);
     size_t len = src_length(a->file);
@@ -64,7 +64,7 @@ static const char *source(const Analysis *a, uint32_t start, uint32_t end)
 
 const char *lsp_func_line(const Analysis *a, const FuncDecl *f)
 {
-    return source(a, f->loc.start, f->body ? f->body->loc.start : f->loc.end);
+    return lsp_source(a, f->loc.start, f->body ? f->body->loc.start : f->loc.end);
 }
 
 const char *lsp_class_line(const Analysis *a, const ClassDecl *k)
@@ -73,12 +73,12 @@ const char *lsp_class_line(const Analysis *a, const ClassDecl *k)
     uint32_t end = k->name.loc.end;
     while (end < k->loc.end && text[end] != '{')
         end++;
-    return source(a, k->loc.start, end);
+    return lsp_source(a, k->loc.start, end);
 }
 
 const char *lsp_pool_line(const Analysis *a, const PoolDecl *p)
 {
-    return arena_printf("pool %s", source(a, p->loc.start, p->loc.end));
+    return arena_printf("pool %s", lsp_source(a, p->loc.start, p->loc.end));
 }
 
 static bool known(const Type *t)
@@ -222,7 +222,7 @@ static bool describe(const Analysis *a, const Document *doc, const TcRef *r, Hov
             say(h, arena_printf("here: `%s`", ty_show(r->type)));
         return true;
     case TC_REF_PROPERTY:
-        h->code = arena_printf("%s: int", source(a, r->span.start, r->span.end));
+        h->code = arena_printf("%s: int", lsp_source(a, r->span.start, r->span.end));
         say(h, property_of(r->receiver));
         return true;
     case TC_REF_THIS:

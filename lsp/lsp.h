@@ -80,6 +80,9 @@ json_object *lsp_definition(Server *s, Document *doc, uint32_t offset);
  * property, an unknown member): an instance's members are their
  * generic's, whose locations they keep. */
 Loc lsp_declaration_of(const TcRef *r);
+/* The source text of bytes [start, end) of the analysed file on one line,
+ * its runs of blanks and newlines one space (an arena string). */
+const char *lsp_source(const Analysis *a, uint32_t start, uint32_t end);
 /* One line of Mosaic saying what a declaration is, as hovers and
  * completion details show it (arena strings). */
 const char *lsp_func_line(const Analysis *a, const FuncDecl *f);   /* "def f(x: int): int" */
@@ -93,6 +96,10 @@ const char *lsp_pool_line(const Analysis *a, const PoolDecl *p);   /* "pool ps: 
 json_object *lsp_references(Server *s, Document *doc, uint32_t offset, bool with_decl);
 /* textDocument/documentSymbol: the outline, declarations in source order. */
 json_object *lsp_document_symbols(Server *s, Document *doc);
+
+/* textDocument/signatureHelp: the callee of the call around offset, its
+ * parameters, and the one the cursor is in (null outside a call). */
+json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset);
 
 /* ---- complete.c ------------------------------------------------------------- */
 json_object *lsp_completion(Server *s, Document *doc, uint32_t offset);

@@ -248,6 +248,12 @@ static json_object *on_initialize(Server *s, json_object *params)
     json_object_object_add(c, "definitionProvider", json_object_new_boolean(1));
     json_object_object_add(c, "referencesProvider", json_object_new_boolean(1));
     json_object_object_add(c, "documentSymbolProvider", json_object_new_boolean(1));
+    json_object *sh = json_object_new_object();
+    json_object *sh_triggers = json_object_new_array();
+    json_object_array_add(sh_triggers, json_object_new_string("("));
+    json_object_array_add(sh_triggers, json_object_new_string(","));
+    json_object_object_add(sh, "triggerCharacters", sh_triggers);
+    json_object_object_add(c, "signatureHelpProvider", sh);
     json_object_object_add(c, "completionProvider", completion);
     json_object *info = json_object_new_object();
     json_object_object_add(info, "name", json_object_new_string(LSP_SERVER_NAME));
@@ -406,6 +412,13 @@ static json_object *on_references(Server *s, json_object *params)
     return d ? lsp_references(s, d, offset, with && json_object_get_boolean(with)) : NULL;
 }
 
+static json_object *on_signature_help(Server *s, json_object *params)
+{
+    uint32_t offset = 0;
+    Document *d = doc_position(s, params, &offset);
+    return d ? lsp_signature_help(s, d, offset) : NULL;
+}
+
 static json_object *on_document_symbol(Server *s, json_object *params)
 {
     const char *uri = rpc_string(rpc_get(params, "textDocument"), "uri");
@@ -444,6 +457,7 @@ static const struct {
     {"textDocument/completion", on_completion, NULL},
     {"textDocument/references", on_references, NULL},
     {"textDocument/documentSymbol", on_document_symbol, NULL},
+    {"textDocument/signatureHelp", on_signature_help, NULL},
 };
 
 static bool reply_error(Server *s, json_object *id, int code, const char *message)

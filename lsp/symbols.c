@@ -15,7 +15,11 @@
  * copied from.  The declaration itself is included when the client asks
  * (context.includeDeclaration).  Built-ins and properties (`length`) have
  * no declaration in the file, hence no references.
+ *
+ * textDocument/signatureHelp is at the end of the file, with its own note.
  */
+#include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "lsp.h"
@@ -125,5 +129,123 @@ json_object *lsp_document_symbols(Server *s, Document *doc)
             break;
         }
     }
+    return out;
+}
+
+/* ---- signature help ---------------------------------------------------------- */
+
+/* textDocument/signatureHelp: inside the parentheses of a call, the
+ * callee's signature as written (places and declared effects included,
+ * as hovers show it) with its parameters, and the one the cursor is in.
+ * The call is found in the text, not the tree, so that it works on a call
+ * being typed (`f(1, ` parses as nothing yet): back from the cursor to the
+ * `(` no bracket closes, counting the commas outside inner brackets; the
+ * name before it (type arguments `[...]` skipped, for `new Pair[A, B](`)
+ * is then looked up as the checker resolved it, or, in a call the parser
+ * could not read, as a top-level function of that name. */
+
+/* Where the callee's name before the `(` at `open` starts, or UINT32_MAX. */
+static uint32_t callee_start(const char *text, uint32_t open, uint32_t *name_end)
+{
+    int64_t i = (int64_t)open - 1;
+    while (i >= 0 && (text[i] == ' ' || text[i] == '\t'))
+        i--;
+    if (i >= 0 && text[i] == ']') {         /* new C[T, ...]( */
+        int depth = 0;
+        for (; i >= 0; i--) {
+            if (text[i] == ']')
+                depth++;
+            else if (text[i] == '[' && --depth == 0)
+                break;
+        }
+        i--;
+    }
+    *name_end = (uint32_t)(i + 1);
+    while (i >= 0 && (isalnum((unsigned char)text[i]) || text[i] == '_'))
+        i--;
+    return (uint32_t)(i + 1) < *name_end ? (uint32_t)(i + 1) : UINT32_MAX;
+}
+
+static const FuncDecl *function_named(const Analysis *a, const char *name, size_t len)
+{
+    for (size_t i = 0; a->program && i < a->program->decls.len; i++) {
+        const Decl *d = a->program->decls.items[i];
+        if (d && d->kind == DECL_FUNC && d->u.func && strlen(d->u.func->name.text) == len &&
+            strncmp(d->u.func->name.text, name, len) == 0)
+            return d->u.func;
+    }
+    return NULL;
+}
+
+json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset)
+{
+    const Analysis *a = server_analysis(s, doc);
+    const char *text = doc->text;
+    if (offset > doc->len)
+        return NULL;
+    /* back to the unclosed `(`, at most this far: a call's arguments fit */
+    enum { LOOK_BACK = 8192 };
+    int depth = 0, commas = 0;
+    int64_t open = -1;
+    for (int64_t i = (int64_t)offset - 1; i >= 0 && (int64_t)offset - i < LOOK_BACK; i--) {
+        char c = text[i];
+        if (c == ')' || c == ']' || c == '}') {
+            depth++;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth > 0) {
+                depth--;
+            } else if (c == '(') {
+                open = i;
+                break;
+            } else {
+                commas = 0;     /* those were an inner literal's */
+            }
+        } else if (c == ',' && depth == 0) {
+            commas++;
+        } else if (c == ';' || (c == '\n' && i > 0 && text[i - 1] == '}')) {
+            break;              /* the statement before: no call around */
+        }
+    }
+    if (open < 0)
+        return NULL;
+    uint32_t name_end;
+    uint32_t start = callee_start(text, (uint32_t)open, &name_end);
+    if (start == UINT32_MAX)
+        return NULL;
+    const TcRef *r = analysis_ref_at(a, start);
+    const FuncDecl *f = NULL;
+    const char *label = NULL;
+    if (r && (r->kind == TC_REF_FUNC || r->kind == TC_REF_METHOD))
+        f = r->func;
+    else if (r && r->kind == TC_REF_CLASS && r->cls)
+        f = r->cls->init;
+    else if (r && r->kind == TC_REF_BUILTIN)
+        label = tc_builtin_signature(r->builtin, r->receiver);
+    else if (!r)
+        f = function_named(a, text + start, name_end - start);
+    if (!f && !label)
+        return NULL;
+    json_object *sig = json_object_new_object();
+    json_object *params = json_object_new_array();
+    if (f) {
+        label = lsp_func_line(a, f);
+        for (size_t i = 0; i < f->params.len; i++) {
+            const Param *p = f->params.items[i];
+            if (!p || !p->type)
+                continue;
+            json_object *pi = json_object_new_object();
+            json_object_object_add(pi, "label", rpc_new_string(
+                lsp_source(a, p->name.loc.start, p->type->loc.end)));
+            json_object_array_add(params, pi);
+        }
+    }
+    json_object_object_add(sig, "label", rpc_new_string(label));
+    json_object_object_add(sig, "parameters", params);
+    json_object *sigs = json_object_new_array();
+    json_object_array_add(sigs, sig);
+    json_object *out = json_object_new_object();
+    json_object_object_add(out, "signatures", sigs);
+    json_object_object_add(out, "activeSignature", json_object_new_int(0));
+    json_object_object_add(out, "activeParameter", json_object_new_int(commas));
     return out;
 }

@@ -637,8 +637,47 @@ def session_generics():
     r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": "file:///nowhere.mos"}})
     check("documentSymbol of a document that is not open: null", r.get("result", 1) is None, r)
 
+    SIG = """class Account<n> {
+  var balance: int = 0
+  def deposit(x: int, times: int) writes(n) { balance += x * times }
+}
+
+def move<p>(from: Account<p>, amount: int): int writes(p) { return amount }
+
+def main() {
+  let a = new Account<node(1)>
+  a.deposit(1, 2)
+  println(move(a, [1, 2].length))
+}
+"""
+    s.change(SIG, 4)
+    line, col = position_of(SIG, "1, 2)", offset=3)
+    r = s.at("textDocument/signatureHelp", line, col)
+    sig = (r.get("result") or {}).get("signatures", [{}])[0]
+    check("signatureHelp in a method call: the signature with places and effects, the parameter",
+          sig.get("label") == "def deposit(x: int, times: int) writes(n)" and
+          [p["label"] for p in sig.get("parameters", [])] == ["x: int", "times: int"] and
+          r["result"].get("activeParameter") == 1, r)
+    line, col = position_of(SIG, "[1, 2].length", offset=4)
+    r = s.at("textDocument/signatureHelp", line, col)
+    sig = (r.get("result") or {}).get("signatures", [{}])[0]
+    check("... in a function's call, commas of an inner literal not counted",
+          sig.get("label") == "def move<p>(from: Account<p>, amount: int): int writes(p)" and
+          r["result"].get("activeParameter") == 1, r)
+    typing = SIG.replace("  a.deposit(1, 2)\n", "  a.deposit(1, 2)\n  move(a, \n")
+    s.change(typing, 5)
+    line, col = position_of(typing, "move(a, \n", offset=8)
+    r = s.at("textDocument/signatureHelp", line, col)
+    check("... in a call being typed, which does not parse yet",
+          (r.get("result") or {}).get("activeParameter") == 1 and
+          r["result"]["signatures"][0]["label"].startswith("def move<p>"), r)
+    line, col = position_of(typing, "let a", offset=2)
+    r = s.at("textDocument/signatureHelp", line, col)
+    check("... and null outside any call", "result" in r and r["result"] is None, r)
+    s.change(P, 6)
+
     bad = P.replace("items.push(x)", "items.push(x + 1)")
-    diags = s.change(bad, 3)["diagnostics"]
+    diags = s.change(bad, 7)["diagnostics"]
     check("an error in generic code is published once, with its code",
           len(diags) == 1 and diags[0].get("code") == "E0202", diags)
     check("the session ends with status 0, nothing on standard error",
