@@ -43,6 +43,17 @@ static const char *const keywords[] = {
 /* Written as names but reserved (LANGUAGE.md §2, §9). */
 static const char *const builtin_types[] = {"int", "float", "bool", "string", "Fut", "Map"};
 
+bool lsp_reserved_word(const char *name)
+{
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+        if (strcmp(keywords[i], name) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof builtin_types / sizeof *builtin_types; i++)
+        if (strcmp(builtin_types[i], name) == 0)
+            return true;
+    return false;
+}
+
 /* The name typed at the cursor for the probe: an identifier no program
  * has a reason to use. */
 static const char PLACEHOLDER[] = "__mosaic_completion__";

@@ -97,11 +97,15 @@ json_object *lsp_references(Server *s, Document *doc, uint32_t offset, bool with
 /* textDocument/documentSymbol: the outline, declarations in source order. */
 json_object *lsp_document_symbols(Server *s, Document *doc);
 
+/* textDocument/rename: a WorkspaceEdit, or a failure that says why. */
+json_object *lsp_rename(Server *s, Document *doc, uint32_t offset, const char *name);
 /* textDocument/signatureHelp: the callee of the call around offset, its
  * parameters, and the one the cursor is in (null outside a call). */
 json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset);
 
 /* ---- complete.c ------------------------------------------------------------- */
 json_object *lsp_completion(Server *s, Document *doc, uint32_t offset);
+/* Is name a keyword or a built-in type's (a declaration cannot have it)? */
+bool lsp_reserved_word(const char *name);
 
 #endif

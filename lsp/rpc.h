@@ -51,6 +51,7 @@ enum {
     RPC_METHOD_NOT_FOUND = -32601,
     RPC_INVALID_PARAMS = -32602,
     RPC_SERVER_NOT_INITIALIZED = -32002,
+    RPC_REQUEST_FAILED = -32803,    /* LSP: a valid request that cannot be done */
 };
 
 /* Small accessors that tolerate anything: a missing member, or one of

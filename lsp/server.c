@@ -248,6 +248,7 @@ static json_object *on_initialize(Server *s, json_object *params)
     json_object_object_add(c, "definitionProvider", json_object_new_boolean(1));
     json_object_object_add(c, "referencesProvider", json_object_new_boolean(1));
     json_object_object_add(c, "documentSymbolProvider", json_object_new_boolean(1));
+    json_object_object_add(c, "renameProvider", json_object_new_boolean(1));
     json_object *sh = json_object_new_object();
     json_object *sh_triggers = json_object_new_array();
     json_object_array_add(sh_triggers, json_object_new_string("("));
@@ -419,6 +420,16 @@ static json_object *on_signature_help(Server *s, json_object *params)
     return d ? lsp_signature_help(s, d, offset) : NULL;
 }
 
+static json_object *on_rename(Server *s, json_object *params)
+{
+    uint32_t offset = 0;
+    Document *d = doc_position(s, params, &offset);
+    const char *name = rpc_string(params, "newName");
+    if (d && !name)
+        return server_fail(s, RPC_INVALID_PARAMS, "expected newName");
+    return d ? lsp_rename(s, d, offset, name) : NULL;
+}
+
 static json_object *on_document_symbol(Server *s, json_object *params)
 {
     const char *uri = rpc_string(rpc_get(params, "textDocument"), "uri");
@@ -458,6 +469,7 @@ static const struct {
     {"textDocument/references", on_references, NULL},
     {"textDocument/documentSymbol", on_document_symbol, NULL},
     {"textDocument/signatureHelp", on_signature_help, NULL},
+    {"textDocument/rename", on_rename, NULL},
 };
 
 static bool reply_error(Server *s, json_object *id, int code, const char *message)

@@ -16,7 +16,8 @@
  * (context.includeDeclaration).  Built-ins and properties (`length`) have
  * no declaration in the file, hence no references.
  *
- * textDocument/signatureHelp is at the end of the file, with its own note.
+ * textDocument/signatureHelp and textDocument/rename follow, each with its
+ * own note.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -247,5 +248,95 @@ json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset)
     json_object_object_add(out, "signatures", sigs);
     json_object_object_add(out, "activeSignature", json_object_new_int(0));
     json_object_object_add(out, "activeParameter", json_object_new_int(commas));
+    return out;
+}
+
+/* ---- rename ---------------------------------------------------------------- */
+
+/* textDocument/rename: every name that textDocument/references finds, the
+ * declaration included, replaced by the new one — unless the new name is
+ * not an identifier, is a keyword or a built-in type, or would clash:
+ * another declaration of that name where the renamed one is declared or
+ * used (a local in scope at a use, a member of the class, a top-level
+ * declaration) would hide it or be hidden by it, and the program would
+ * mean something else.  A refused rename is an error (RequestFailed)
+ * that says why; nothing is edited. */
+
+static bool valid_name(const char *n)
+{
+    if (!n || !(isalpha((unsigned char)n[0]) || n[0] == '_'))
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return false;
+    return !lsp_reserved_word(n);
+}
+
+/* What else is called `name` at `offset`, in words, or NULL. */
+static const char *clash_at(const Analysis *a, uint32_t offset, const char *name,
+                            const TcRef *self)
+{
+    for (const TcScopeLink *l = analysis_scope_at(a, offset); l; l = l->next)
+        if (strcmp(l->name, name) == 0 && !(self->kind == TC_REF_LOCAL && l->sym == self->sym))
+            return arena_printf("a local '%s' is in scope there", name);
+    const ClassDecl *k = analysis_class_at(a, offset);
+    if (k) {
+        for (size_t i = 0; i < k->fields.len; i++)
+            if (k->fields.items[i] && strcmp(k->fields.items[i]->name.text, name) == 0)
+                return arena_printf("class '%s' has a field '%s'", k->name.text, name);
+        for (size_t i = 0; i < k->methods.len; i++)
+            if (k->methods.items[i] && strcmp(k->methods.items[i]->name.text, name) == 0)
+                return arena_printf("class '%s' has a method '%s'", k->name.text, name);
+    }
+    for (size_t i = 0; a->program && i < a->program->decls.len; i++) {
+        const Decl *d = a->program->decls.items[i];
+        const char *n = !d ? NULL : d->kind == DECL_FUNC ? d->u.func->name.text
+                      : d->kind == DECL_CLASS ? d->u.cls->name.text
+                      : d->kind == DECL_POOL ? d->u.pool->name.text
+                      : d->u.layout->name.text;
+        if (n && strcmp(n, name) == 0)
+            return arena_printf("there is a top-level '%s'", name);
+    }
+    return NULL;
+}
+
+json_object *lsp_rename(Server *s, Document *doc, uint32_t offset, const char *name)
+{
+    const Analysis *a = server_analysis(s, doc);
+    const TcRef *r = analysis_ref_at(a, offset);
+    Loc decl = r ? lsp_declaration_of(r) : LOC_NONE;
+    if (!decl.file || decl.file != a->file)
+        return server_fail(s, RPC_REQUEST_FAILED, "there is nothing to rename here (only "
+                           "the program's own declarations can be renamed)");
+    if (!valid_name(name))
+        return server_fail(s, RPC_REQUEST_FAILED,
+                           arena_printf("'%s' is not a name a declaration can have", name ? name : ""));
+    if (a->syntax_errors)
+        return server_fail(s, RPC_REQUEST_FAILED, "the file has syntax errors: fix them "
+                           "first, so that every use is known");
+    json_object *edits = json_object_new_array();
+    Loc last = LOC_NONE;
+    for (size_t i = 0; i < a->nrefs; i++) {
+        const TcRef *u = &a->refs[i];
+        if (u->span.file != a->file || !same_loc(lsp_declaration_of(u), decl) ||
+            same_loc(u->span, last))
+            continue;
+        last = u->span;
+        const char *why = clash_at(a, u->span.start, name, r);
+        if (why) {
+            json_object_put(edits);
+            return server_fail(s, RPC_REQUEST_FAILED,
+                               arena_printf("cannot rename to '%s': %s (line %d)", name, why,
+                                            (int)text_position(&doc->lines, u->span.start).line + 1));
+        }
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "range", lsp_range(doc, u->span));
+        json_object_object_add(e, "newText", rpc_new_string(name));
+        json_object_array_add(edits, e);
+    }
+    json_object *changes = json_object_new_object();
+    json_object_object_add(changes, doc->uri, edits);
+    json_object *out = json_object_new_object();
+    json_object_object_add(out, "changes", changes);
     return out;
 }

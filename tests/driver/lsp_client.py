@@ -177,6 +177,23 @@ def position_of(text, needle, nth=0, offset=0):
     return line, units
 
 
+def apply_edits(text, edits):
+    """text with LSP TextEdits applied (ASCII text: columns are bytes)."""
+    lines = text.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    spans = []
+    for e in edits:
+        r = e["range"]
+        a = starts[r["start"]["line"]] + r["start"]["character"]
+        b = starts[r["end"]["line"]] + r["end"]["character"]
+        spans.append((a, b, e["newText"]))
+    for a, b, new in sorted(spans, reverse=True):
+        text = text[:a] + new + text[b:]
+    return text
+
+
 def hover_text(resp):
     res = resp.get("result")
     return res["contents"]["value"] if res else ""
@@ -674,10 +691,36 @@ def main() {
     line, col = position_of(typing, "let a", offset=2)
     r = s.at("textDocument/signatureHelp", line, col)
     check("... and null outside any call", "result" in r and r["result"] is None, r)
-    s.change(P, 6)
+    def rename(text, needle, offset, new):
+        line, col = position_of(text, needle, offset=offset)
+        return s.request("textDocument/rename", {"textDocument": {"uri": URI},
+                         "position": {"line": line, "character": col}, "newName": new})
+    s.change(SIG, 6)
+    r = rename(SIG, "deposit(1", 1, "credit")
+    edits = (r.get("result") or {}).get("changes", {}).get(URI, [])
+    renamed = apply_edits(SIG, edits)
+    check("rename a method: its declaration and every call, nothing else",
+          len(edits) == 2 and "def credit(x: int" in renamed and "a.credit(1, 2)" in renamed
+          and "deposit" not in renamed, r)
+    r = rename(SIG, "balance +=", 1, "times")
+    check("rename refused when it would clash (a parameter of that name in scope), saying why",
+          r.get("error", {}).get("code") == -32803 and "times" in r["error"]["message"]
+          and "result" not in r, r)
+    r = rename(SIG, "let a", 4, "move")
+    check("... or with a top-level declaration",
+          r.get("error", {}).get("code") == -32803 and "top-level" in r["error"]["message"], r)
+    r = rename(SIG, "let a", 4, "while")
+    check("... and a keyword is not a name", r.get("error", {}).get("code") == -32803, r)
+    r = rename(SIG, "println", 2, "say")
+    check("... and a built-in cannot be renamed", r.get("error", {}).get("code") == -32803, r)
+    r = rename(SIG, "let a", 4, "acct")
+    edits = (r.get("result") or {}).get("changes", {}).get(URI, [])
+    check("rename a local: its binding and its uses",
+          len(edits) == 3 and "move(acct," in apply_edits(SIG, edits), r)
+    s.change(P, 7)
 
     bad = P.replace("items.push(x)", "items.push(x + 1)")
-    diags = s.change(bad, 7)["diagnostics"]
+    diags = s.change(bad, 8)["diagnostics"]
     check("an error in generic code is published once, with its code",
           len(diags) == 1 and diags[0].get("code") == "E0202", diags)
     check("the session ends with status 0, nothing on standard error",
