@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L    /* open_memstream under -std=c11 */
 #endif
 #include "lsp.h"
+#include "typecheck/layouts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,11 +210,22 @@ static bool describe(const Analysis *a, const Document *doc, const TcRef *r, Hov
                             r->cls->fields.len == 1 ? "" : "s", r->cls->methods.len,
                             r->cls->methods.len == 1 ? "" : "s"));
         return true;
-    case TC_REF_POOL:
+    case TC_REF_POOL: {
         if (!r->pool)
             return false;
         h->code = lsp_pool_line(a, r->pool);
+        /* the layout in force (overrides applied) and what each cluster holds */
+        const TcPool *p = tc_pool(r->pool);
+        if (p && p->layout) {
+            const char *sizes = "";
+            for (size_t k = 0; k < p->layout->clusters.len; k++)
+                sizes = arena_printf("%s%s%llu", sizes, k ? " + " : "",
+                                     (unsigned long long)p->layout->clusters.items[k]->size);
+            say(h, arena_printf("layout in force: `%s` (%s bytes per object)",
+                                tc_layout_spec_text(p->layout), sizes));
+        }
         return true;
+    }
     case TC_REF_BUILTIN:
         if (r->builtin < 0 || r->builtin >= BI_COUNT)
             return false;

@@ -717,10 +717,28 @@ def main() {
     edits = (r.get("result") or {}).get("changes", {}).get(URI, [])
     check("rename a local: its binding and its uses",
           len(edits) == 3 and "move(acct," in apply_edits(SIG, edits), r)
-    s.change(P, 7)
+    POOLED = """class P {
+  var x: float
+  var alive: bool
+}
+layout Hot: P = rec{x} + rec{alive}
+pool ps: P layout Hot
+
+def main() {
+  new P<ps>
+  println(ps.size)
+}
+"""
+    s.change(POOLED, 7)
+    line, col = position_of(POOLED, "ps.size", offset=1)
+    h = hover_text(s.at("textDocument/hover", line, col))
+    check("hover on a pool shows its layout in force and its clusters' sizes",
+          "pool ps: P layout Hot" in h and
+          "layout in force: `rec{x} + rec{alive}` (8 + 1 bytes per object)" in h, h)
+    s.change(P, 8)
 
     bad = P.replace("items.push(x)", "items.push(x + 1)")
-    diags = s.change(bad, 8)["diagnostics"]
+    diags = s.change(bad, 9)["diagnostics"]
     check("an error in generic code is published once, with its code",
           len(diags) == 1 and diags[0].get("code") == "E0202", diags)
     check("the session ends with status 0, nothing on standard error",
