@@ -11,8 +11,9 @@
  * but not a request or notification InvalidRequest, a known method with
  * unusable parameters InvalidParams; the session goes on in every case.
  *
- * Documents are synchronised whole (TextDocumentSyncKind.Full); a change
- * with a range is applied as an edit anyway, for clients that send one.
+ * Documents are synchronised incrementally (TextDocumentSyncKind.
+ * Incremental): a change with a range is applied as an edit of the text
+ * kept, one without is the whole new text.
  * Every open and change re-analyses the document and publishes its
  * diagnostics, every error of `mosaicc --check` with its code, its notes
  * as related information (or, for a client without it, as lines of the
@@ -235,7 +236,7 @@ static json_object *on_initialize(Server *s, json_object *params)
 
     json_object *sync = json_object_new_object();
     json_object_object_add(sync, "openClose", json_object_new_boolean(1));
-    json_object_object_add(sync, "change", json_object_new_int(1));    /* Full */
+    json_object_object_add(sync, "change", json_object_new_int(2));    /* Incremental */
     json_object *triggers = json_object_new_array();
     json_object_array_add(triggers, json_object_new_string("."));
     json_object_array_add(triggers, json_object_new_string("!"));

@@ -238,8 +238,8 @@ def session_lifecycle_and_diagnostics():
 
     r = s.initialize()
     caps = r.get("result", {}).get("capabilities", {})
-    check("initialize announces full sync, hover, definition and completion on '.'",
-          caps.get("textDocumentSync", {}).get("change") == 1 and caps.get("hoverProvider")
+    check("initialize announces incremental sync, hover, definition and completion on '.'",
+          caps.get("textDocumentSync", {}).get("change") == 2 and caps.get("hoverProvider")
           and caps.get("definitionProvider")
           and "." in caps.get("completionProvider", {}).get("triggerCharacters", []), r)
     check("initialize names the server",
@@ -737,8 +737,25 @@ def main() {
           "layout in force: `rec{x} + rec{alive}` (8 + 1 bytes per object)" in h, h)
     s.change(P, 8)
 
+    # incremental sync: a range replaced, as editors send a keystroke
+    line, col = position_of(P, "s.push(1)", offset=7)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 9},
+             "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                           "end": {"line": line, "character": col + 1}},
+                                 "text": "\"x\""}]})
+    d = s.diagnostics()
+    check("an incremental change is applied in place: its new error is published",
+          len(d["diagnostics"]) == 1 and d["diagnostics"][0].get("code") == "E0200" and
+          d.get("version") == 9, d)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 10},
+             "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                           "end": {"line": line, "character": col + 3}},
+                                 "text": "1"}]})
+    d = s.diagnostics()
+    check("... and undone by another", d["diagnostics"] == [] and d.get("version") == 10, d)
+
     bad = P.replace("items.push(x)", "items.push(x + 1)")
-    diags = s.change(bad, 9)["diagnostics"]
+    diags = s.change(bad, 11)["diagnostics"]
     check("an error in generic code is published once, with its code",
           len(diags) == 1 and diags[0].get("code") == "E0202", diags)
     check("the session ends with status 0, nothing on standard error",
