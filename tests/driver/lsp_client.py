@@ -737,25 +737,63 @@ def main() {
           "layout in force: `rec{x} + rec{alive}` (8 + 1 bytes per object)" in h, h)
     s.change(P, 8)
 
+    RANK = """class Account {
+  var balance: int = 0
+  var bonus: int = 0
+  def deposit(x: int) { balance += x }
+  def describe(): string { return "account" }
+}
+
+def main() {
+  let acc = new Account
+  acc.deposit(1)
+  acc.deposit(2)
+  println(acc.describe())
+  let total = 3
+  acc.
+}
+"""
+    s.change(RANK, 9)
+    line, col = position_of(RANK, "acc.\n", offset=4)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in sorted(r["result"]["items"], key=lambda i: i["sortText"])]
+    check("completion ranks the members this file uses most first",
+          labels[:2] == ["deposit", "describe"], labels)
+    typed = RANK.replace("  acc.\n", "  acc.b\n")
+    s.change(typed, 10)
+    line, col = position_of(typed, "acc.b\n", offset=5)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in sorted(r["result"]["items"], key=lambda i: i["sortText"])]
+    check("... and those beginning with what is typed before the others",
+          labels[:2] == ["balance", "bonus"] and "deposit" in labels, labels)
+    start = RANK.replace("  acc.\n", "  t\n")
+    s.change(start, 11)
+    line, col = position_of(start, "  t\n", offset=3)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in sorted(r["result"]["items"], key=lambda i: i["sortText"])]
+    check("... at the start of a statement too: a local beginning with the letter first",
+          labels[0] == "total", labels[:5])
+
     # incremental sync: a range replaced, as editors send a keystroke
     line, col = position_of(P, "s.push(1)", offset=7)
-    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 9},
+    s.change(P, 12)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 13},
              "contentChanges": [{"range": {"start": {"line": line, "character": col},
                                            "end": {"line": line, "character": col + 1}},
                                  "text": "\"x\""}]})
     d = s.diagnostics()
     check("an incremental change is applied in place: its new error is published",
           len(d["diagnostics"]) == 1 and d["diagnostics"][0].get("code") == "E0200" and
-          d.get("version") == 9, d)
-    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 10},
+          d.get("version") == 13, d)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 14},
              "contentChanges": [{"range": {"start": {"line": line, "character": col},
                                            "end": {"line": line, "character": col + 3}},
                                  "text": "1"}]})
     d = s.diagnostics()
-    check("... and undone by another", d["diagnostics"] == [] and d.get("version") == 10, d)
+    check("... and undone by another", d["diagnostics"] == [] and d.get("version") == 14, d)
 
     bad = P.replace("items.push(x)", "items.push(x + 1)")
-    diags = s.change(bad, 11)["diagnostics"]
+    diags = s.change(bad, 15)["diagnostics"]
     check("an error in generic code is published once, with its code",
           len(diags) == 1 and diags[0].get("code") == "E0202", diags)
     check("the session ends with status 0, nothing on standard error",
