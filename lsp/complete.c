@@ -21,14 +21,15 @@
  * name hides the same name further out, as in the language.
  *
  * Ranking (rank_and_emit), the order sortText keeps in the editor's list:
- * the names that begin with what is typed first; then the names the file
+ * the names that begin with what is typed first; then those whose type is
+ * the one the context expects (an argument's parameter, an assignment's
+ * target, a `return`'s result: lsp_expected_type); then the names the file
  * itself writes most (a member by its uses after `.` and `!`), since what
  * a program has written it writes again; then by kind (locals, members,
  * top-level declarations, built-ins, keywords), the most recently used,
  * and the order found (innermost scope first, declaration order).
  * bench/run-completion.sh measures how often the name actually written is
- * first and among the first five.  Not used yet: the type the context
- * expects (an argument's parameter, an assignment's target).
+ * first and among the first five.
  *
  * In a string or after `//` on the cursor's line nothing is offered.
  */
@@ -83,6 +84,8 @@ typedef struct Candidate {
     int uses;           /* how often the file writes it (after `.`/`!` for a member) */
     uint32_t last_use;  /* the offset of its last use before the cursor, or 0 */
     bool prefix;        /* it begins with what is typed */
+    const Type *type;   /* a local's, a field's, a function's result; or NULL */
+    bool fits;          /* its type is the one the context expects */
 } Candidate;
 
 typedef struct Items {
@@ -91,13 +94,19 @@ typedef struct Items {
     bool member;                /* after `.` or `!`: count member uses */
 } Items;
 
-static void add(Items *it, const char *label, int kind, const char *detail, char group)
+static void add_typed(Items *it, const char *label, int kind, const char *detail, char group,
+                      const Type *type)
 {
     if (!label || !*label || lh_table_lookup_entry(it->seen, label))
         return;
     lh_table_insert(it->seen, label, NULL);
-    Candidate c = {label, kind, detail, group, (int)it->cands.len, 0, 0, false};
+    Candidate c = {label, kind, detail, group, (int)it->cands.len, 0, 0, false, type, false};
     VEC_PUSH(it->cands, c);
+}
+
+static void add(Items *it, const char *label, int kind, const char *detail, char group)
+{
+    add_typed(it, label, kind, detail, group, NULL);
 }
 
 /* ---- members ---------------------------------------------------------------- */
@@ -108,13 +117,15 @@ static void add_class_members(Items *it, const Analysis *a, const ClassDecl *k, 
     for (size_t i = 0; fields && i < k->fields.len; i++) {
         const FieldDecl *f = k->fields.items[i];
         if (f)
-            add(it, f->name.text, KIND_FIELD, lsp_field_line(f, f->field_type), group);
+            add_typed(it, f->name.text, KIND_FIELD, lsp_field_line(f, f->field_type), group,
+                      f->field_type);
     }
     for (size_t i = 0; i < k->methods.len; i++) {
         const FuncDecl *m = k->methods.items[i];
         /* init runs through `new` only */
         if (m && m->name.text && strcmp(m->name.text, "init") != 0)
-            add(it, m->name.text, KIND_METHOD, lsp_func_line(a, m), group);
+            add_typed(it, m->name.text, KIND_METHOD, lsp_func_line(a, m), group,
+                      m->result_type);
     }
 }
 
@@ -159,10 +170,10 @@ static void add_members(Items *it, const Analysis *a, const Type *t, bool send, 
 static void add_scope(Items *it, const Analysis *a, uint32_t offset)
 {
     for (const TcScopeLink *l = analysis_scope_at(a, offset); l; l = l->next)
-        add(it, l->name, KIND_VARIABLE,
-            l->sym ? lsp_local_line(l->sym, l->sym->type) : l->pool ? lsp_pool_line(a, l->pool)
-                                                                    : NULL,
-            '1');
+        add_typed(it, l->name, KIND_VARIABLE,
+                  l->sym ? lsp_local_line(l->sym, l->sym->type)
+                         : l->pool ? lsp_pool_line(a, l->pool) : NULL,
+                  '1', l->sym ? l->sym->type : NULL);
     const ClassDecl *k = analysis_class_at(a, offset);
     if (k)
         add_class_members(it, a, k, true, '2');
@@ -173,7 +184,8 @@ static void add_scope(Items *it, const Analysis *a, uint32_t offset)
         switch (d->kind) {
         case DECL_FUNC:
             if (d->u.func && !tc_is_instance_func(d->u.func))
-                add(it, d->u.func->name.text, KIND_FUNCTION, lsp_func_line(a, d->u.func), '3');
+                add_typed(it, d->u.func->name.text, KIND_FUNCTION, lsp_func_line(a, d->u.func),
+                          '3', d->u.func->result_type);
             break;
         case DECL_CLASS:
             if (d->u.cls && !tc_is_instance_class(d->u.cls))
@@ -277,6 +289,8 @@ static int by_rank(const void *pa, const void *pb)
     const Candidate *a = pa, *b = pb;
     if (a->prefix != b->prefix)
         return a->prefix ? -1 : 1;
+    if (a->fits != b->fits)
+        return a->fits ? -1 : 1;
     if (a->uses != b->uses)
         return a->uses > b->uses ? -1 : 1;
     if (a->group != b->group)
@@ -290,13 +304,19 @@ static int by_rank(const void *pa, const void *pb)
  * are sent: an editor filters as the user types, and shows the others
  * again after a backspace without asking), as items whose sortText keeps
  * that rank in the editor's list. */
-static json_object *rank_and_emit(Items *it, const Document *d, uint32_t start, uint32_t offset)
+static json_object *rank_and_emit(Items *it, const Document *d, uint32_t start, uint32_t offset,
+                                  const Type *expected)
 {
     size_t n = it->cands.len;
     size_t typed = offset - start;
     count_uses(it, d, start, offset);
-    for (size_t i = 0; i < n; i++)
-        it->cands.items[i].prefix = strncmp(it->cands.items[i].label, d->text + start, typed) == 0;
+    for (size_t i = 0; i < n; i++) {
+        Candidate *c = &it->cands.items[i];
+        c->prefix = strncmp(c->label, d->text + start, typed) == 0;
+        /* places aside: a `C<p>` parameter takes the caller's C<here> */
+        c->fits = expected && c->type && expected->kind != TY_ERROR &&
+                  ty_same_shape(c->type, expected);
+    }
     qsort(it->cands.items, n, sizeof *it->cands.items, by_rank);
     json_object *list = json_object_new_array();
     for (size_t i = 0; i < n; i++) {
@@ -315,6 +335,7 @@ static json_object *rank_and_emit(Items *it, const Document *d, uint32_t start, 
 json_object *lsp_completion(Server *s, Document *doc, uint32_t offset)
 {
     Items it = {lh_kchar_table_new(64, NULL), {0}, false};
+    const Type *expected = NULL;
     if (offset > doc->len)
         offset = (uint32_t)doc->len;
     uint32_t start = offset;        /* of the word being typed */
@@ -342,14 +363,18 @@ json_object *lsp_completion(Server *s, Document *doc, uint32_t offset)
                 const TcRef *r = analysis_member_at(a, start);
                 if (r && r->receiver)
                     add_members(&it, a, r->receiver, before == '!', is_this(doc, start - 1));
+                /* the candidates' types are this analysis's: so must it be */
+                expected = lsp_expected_type(a, doc, start);
             }
         } else {
-            add_scope(&it, server_analysis(s, doc), offset);
+            const Analysis *a = server_analysis(s, doc);
+            add_scope(&it, a, offset);
+            expected = lsp_expected_type(a, doc, start);
         }
     }
     lh_table_free(it.seen);
     json_object *result = json_object_new_object();
     json_object_object_add(result, "isIncomplete", json_object_new_boolean(0));
-    json_object_object_add(result, "items", rank_and_emit(&it, doc, start, offset));
+    json_object_object_add(result, "items", rank_and_emit(&it, doc, start, offset, expected));
     return result;
 }

@@ -97,6 +97,10 @@ json_object *lsp_references(Server *s, Document *doc, uint32_t offset, bool with
 /* textDocument/documentSymbol: the outline, declarations in source order. */
 json_object *lsp_document_symbols(Server *s, Document *doc);
 
+/* The type the code expects at offset, for ranking completions: an
+ * argument's parameter type, an assignment's target, a `return`'s result;
+ * NULL when none is known. */
+const Type *lsp_expected_type(const Analysis *a, const Document *doc, uint32_t offset);
 /* textDocument/rename: a WorkspaceEdit, or a failure that says why. */
 json_object *lsp_rename(Server *s, Document *doc, uint32_t offset, const char *name);
 /* textDocument/signatureHelp: the callee of the call around offset, its

@@ -178,12 +178,17 @@ static const FuncDecl *function_named(const Analysis *a, const char *name, size_
     return NULL;
 }
 
-json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset)
+/* The call whose parentheses hold offset: its callee (a function, a
+ * method, the init of `new C(`), or the signature in words of a built-in
+ * (*label); *active the argument the offset is in.  False outside a call. */
+static bool call_at(const Analysis *a, const Document *doc, uint32_t offset,
+                    const FuncDecl **callee, const char **label, int *active)
 {
-    const Analysis *a = server_analysis(s, doc);
     const char *text = doc->text;
+    *callee = NULL;
+    *label = NULL;
     if (offset > doc->len)
-        return NULL;
+        return false;
     /* back to the unclosed `(`, at most this far: a call's arguments fit */
     enum { LOOK_BACK = 8192 };
     int depth = 0, commas = 0;
@@ -208,23 +213,88 @@ json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset)
         }
     }
     if (open < 0)
-        return NULL;
+        return false;
     uint32_t name_end;
     uint32_t start = callee_start(text, (uint32_t)open, &name_end);
     if (start == UINT32_MAX)
-        return NULL;
+        return false;
     const TcRef *r = analysis_ref_at(a, start);
-    const FuncDecl *f = NULL;
-    const char *label = NULL;
     if (r && (r->kind == TC_REF_FUNC || r->kind == TC_REF_METHOD))
-        f = r->func;
+        *callee = r->func;
     else if (r && r->kind == TC_REF_CLASS && r->cls)
-        f = r->cls->init;
+        *callee = r->cls->init;
     else if (r && r->kind == TC_REF_BUILTIN)
-        label = tc_builtin_signature(r->builtin, r->receiver);
+        *label = tc_builtin_signature(r->builtin, r->receiver);
     else if (!r)
-        f = function_named(a, text + start, name_end - start);
-    if (!f && !label)
+        *callee = function_named(a, text + start, name_end - start);
+    *active = commas;
+    return *callee || *label;
+}
+
+/* The function or method whose body holds offset. */
+static const FuncDecl *function_at(const Analysis *a, uint32_t offset)
+{
+    for (size_t i = 0; a->program && i < a->program->decls.len; i++) {
+        const Decl *d = a->program->decls.items[i];
+        if (!d)
+            continue;
+        if (d->kind == DECL_FUNC && d->u.func && !tc_is_instance_func(d->u.func) &&
+            d->u.func->loc.start <= offset && offset < d->u.func->loc.end)
+            return d->u.func;
+        if (d->kind == DECL_CLASS && d->u.cls && !tc_is_instance_class(d->u.cls))
+            for (size_t j = 0; j < d->u.cls->methods.len; j++) {
+                const FuncDecl *m = d->u.cls->methods.items[j];
+                if (m && m->loc.start <= offset && offset < m->loc.end)
+                    return m;
+            }
+    }
+    return NULL;
+}
+
+const Type *lsp_expected_type(const Analysis *a, const Document *doc, uint32_t offset)
+{
+    /* `return |`: the function's result */
+    uint32_t i = offset;
+    while (i > 0 && (isalnum((unsigned char)doc->text[i - 1]) || doc->text[i - 1] == '_'))
+        i--;
+    uint32_t word = i;
+    while (i > 0 && (doc->text[i - 1] == ' ' || doc->text[i - 1] == '\t'))
+        i--;
+    if (i >= 6 && memcmp(doc->text + i - 6, "return", 6) == 0 &&
+        (i == 6 || !isalnum((unsigned char)doc->text[i - 7]))) {
+        const FuncDecl *f = function_at(a, word);
+        return f && f->result_type && f->result_type->kind != TY_UNIT ? f->result_type : NULL;
+    }
+    /* `x = |`: the binding's type */
+    if (i >= 1 && doc->text[i - 1] == '=' && (i < 2 || !strchr("=!<>+-*/%", doc->text[i - 2]))) {
+        uint32_t e = i - 1;
+        while (e > 0 && (doc->text[e - 1] == ' ' || doc->text[e - 1] == '\t'))
+            e--;
+        uint32_t b = e;
+        while (b > 0 && (isalnum((unsigned char)doc->text[b - 1]) || doc->text[b - 1] == '_'))
+            b--;
+        for (const TcScopeLink *l = analysis_scope_at(a, b); b < e && l; l = l->next)
+            if (l->sym && strlen(l->name) == e - b && memcmp(l->name, doc->text + b, e - b) == 0)
+                return l->sym->type;
+        return NULL;
+    }
+    /* an argument: its parameter's type */
+    const FuncDecl *f;
+    const char *label;
+    int active;
+    if (call_at(a, doc, word, &f, &label, &active) && f && active < (int)f->params.len &&
+        f->params.items[active] && f->params.items[active]->type)
+        return f->params.items[active]->type->resolved;
+    return NULL;
+}
+
+json_object *lsp_signature_help(Server *s, Document *doc, uint32_t offset)
+{
+    const Analysis *a = server_analysis(s, doc);
+    const FuncDecl *f;
+    const char *label;
+    int commas;
+    if (!call_at(a, doc, offset, &f, &label, &commas))
         return NULL;
     json_object *sig = json_object_new_object();
     json_object *params = json_object_new_array();

@@ -774,6 +774,22 @@ def main() {
     check("... at the start of a statement too: a local beginning with the letter first",
           labels[0] == "total", labels[:5])
 
+    TYPED = """def show(n: int, s: string) { println(s + n) }
+
+def main() {
+  let count = 2
+  let name = "n"
+  let other = 3
+  show(count, )
+}
+"""
+    s.change(TYPED, 11)
+    line, col = position_of(TYPED, "count, )", offset=7)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in sorted(r["result"]["items"], key=lambda i: i["sortText"])]
+    check("completion ranks first what fits the parameter the argument is for",
+          labels[0] == "name", labels[:5])
+
     # incremental sync: a range replaced, as editors send a keystroke
     line, col = position_of(P, "s.push(1)", offset=7)
     s.change(P, 12)
