@@ -40,6 +40,7 @@ typedef enum DriverMode {
     MODE_DUMP_AST,      /* --dump-ast: the parser's tree, for debugging */
     MODE_TUNE,          /* --tune-layouts: measure the candidate layouts (tune.c) */
     MODE_DRAW,          /* --draw=topology|layouts: a picture (draw.c) */
+    MODE_FORMAT,        /* --format: the canonical layout (parser/format.c) */
 } DriverMode;
 
 /* A --layout N=SPEC or a --layout-file FILE, in command-line order. */
@@ -69,6 +70,7 @@ typedef struct DriverOptions {
     const char *tune_out;       /* --tune-out FILE: the winners as a layout file */
     const char *tune_flag;      /* the last tuning option given, for messages */
     const char *draw;           /* --draw=KIND: "topology" or "layouts" */
+    bool format_check;          /* --format --check: say whether it would change */
     const char *draw_counts;    /* --counts FILE: a --count-remote report */
 } DriverOptions;
 

@@ -315,6 +315,27 @@ static int advise_layouts(const DriverOptions *o, Program *program)
     return EXIT_OK;
 }
 
+/* --format: the canonical layout on stdout; with --check, status 1 and a
+ * message when the file is not in it (printing nothing else). */
+static int format_file(const DriverOptions *o, const char *text, size_t len)
+{
+    size_t n;
+    char *out = fmt_source(text, len, &n);
+    int status = EXIT_OK;
+    if (o->format_check) {
+        if (n != len || memcmp(out, text, n) != 0) {
+            fprintf(stderr, "mosaicc: %s is not in the canonical layout (mosaicc --format "
+                    "%s prints it)\n", o->input, o->input);
+            status = EXIT_ERRORS;
+        }
+    } else if (fwrite(out, 1, n, stdout) != n || fflush(stdout) != 0) {
+        fprintf(stderr, "mosaicc: error: cannot write standard output: %s\n", strerror(errno));
+        status = EXIT_USAGE;
+    }
+    free(out);
+    return status;
+}
+
 static int run_driver(int argc, char **argv)
 {
     DriverOptions o;
@@ -359,6 +380,8 @@ static int run_driver(int argc, char **argv)
         fflush(stdout);
     }
     if (!program || diag_error_count() > override_errors) return EXIT_ERRORS;
+    if (o.mode == MODE_FORMAT)
+        return format_file(&o, text, len);
     if (o.mode == MODE_DUMP_AST) return diag_error_count() > 0 ? EXIT_ERRORS : EXIT_OK;
     /* A bad override is reported with the program's own errors, not
      * instead of them. */

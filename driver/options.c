@@ -56,6 +56,8 @@ static const char usage_text[] =
     "  --no-checks       omit null and bounds checks (unsafe; for measurement)\n"
     "  --layout N=SPEC   override the layout of pool or layout N (repeatable)\n"
     "  --layout-file F   read such overrides from F, one NAME = SPEC per line\n"
+    "  --format          print the file in the canonical layout; with --check,\n"
+    "                    exit 1 (printing nothing) if it is not in it\n"
     "  --draw=KIND       draw the topology (nodes, actors, pools, effects) or the\n"
     "                    layouts (each pool's clusters) as DOT, or with Graphviz\n"
     "                    as -o FILE.svg/.png/.pdf\n"
@@ -305,9 +307,18 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
             driver_usage_error("unknown output kind in '%s' (only --emit=llvm is known)", a);
             return EXIT_USAGE;
         } else if (strcmp(a, "--check") == 0) {
-            if (!set_mode(o, MODE_CHECK, "--check")) return EXIT_USAGE;
+            if (o->mode == MODE_FORMAT)
+                o->format_check = true;     /* --format --check */
+            else if (!set_mode(o, MODE_CHECK, "--check"))
+                return EXIT_USAGE;
         } else if (strcmp(a, "--run") == 0) {
             if (!set_mode(o, MODE_RUN, "--run")) return EXIT_USAGE;
+        } else if (strcmp(a, "--format") == 0) {
+            if (o->mode == MODE_CHECK) {    /* --check --format */
+                o->mode_flag = NULL;
+                o->format_check = true;
+            }
+            if (!set_mode(o, MODE_FORMAT, "--format")) return EXIT_USAGE;
         } else if (strcmp(a, "--draw") == 0 || starts_with(a, "--draw=")) {
             const char *v = option_value(argc, argv, &i, a, "--draw");
             if (!v) return EXIT_USAGE;
@@ -431,6 +442,7 @@ int driver_parse_options(int argc, char **argv, DriverOptions *o)
     if (o->output && (o->mode == MODE_CHECK || o->mode == MODE_RUN ||
                       o->mode == MODE_EFFECTS || o->mode == MODE_LAYOUTS ||
                       o->mode == MODE_LAYOUT_ADVICE || o->mode == MODE_TUNE ||
+                      o->mode == MODE_FORMAT ||
                       o->mode == MODE_DUMP_AST)) {
         driver_usage_error("'-o' cannot be used with '%s', which writes no file", o->mode_flag);
         return EXIT_USAGE;

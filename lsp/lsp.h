@@ -101,6 +101,8 @@ json_object *lsp_document_symbols(Server *s, Document *doc);
  * argument's parameter type, an assignment's target, a `return`'s result;
  * NULL when none is known. */
 const Type *lsp_expected_type(const Analysis *a, const Document *doc, uint32_t offset);
+/* textDocument/formatting: the edit to mosaicc --format's layout. */
+json_object *lsp_formatting(Server *s, Document *doc);
 /* textDocument/rename: a WorkspaceEdit, or a failure that says why. */
 json_object *lsp_rename(Server *s, Document *doc, uint32_t offset, const char *name);
 /* textDocument/signatureHelp: the callee of the call around offset, its

@@ -250,6 +250,7 @@ static json_object *on_initialize(Server *s, json_object *params)
     json_object_object_add(c, "referencesProvider", json_object_new_boolean(1));
     json_object_object_add(c, "documentSymbolProvider", json_object_new_boolean(1));
     json_object_object_add(c, "renameProvider", json_object_new_boolean(1));
+    json_object_object_add(c, "documentFormattingProvider", json_object_new_boolean(1));
     json_object *sh = json_object_new_object();
     json_object *sh_triggers = json_object_new_array();
     json_object_array_add(sh_triggers, json_object_new_string("("));
@@ -431,6 +432,15 @@ static json_object *on_rename(Server *s, json_object *params)
     return d ? lsp_rename(s, d, offset, name) : NULL;
 }
 
+static json_object *on_formatting(Server *s, json_object *params)
+{
+    const char *uri = rpc_string(rpc_get(params, "textDocument"), "uri");
+    if (!uri)
+        return server_fail(s, RPC_INVALID_PARAMS, "expected textDocument.uri");
+    Document *d = find_doc(s, uri);
+    return d ? lsp_formatting(s, d) : NULL;
+}
+
 static json_object *on_document_symbol(Server *s, json_object *params)
 {
     const char *uri = rpc_string(rpc_get(params, "textDocument"), "uri");
@@ -471,6 +481,7 @@ static const struct {
     {"textDocument/documentSymbol", on_document_symbol, NULL},
     {"textDocument/signatureHelp", on_signature_help, NULL},
     {"textDocument/rename", on_rename, NULL},
+    {"textDocument/formatting", on_formatting, NULL},
 };
 
 static bool reply_error(Server *s, json_object *id, int code, const char *message)

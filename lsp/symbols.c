@@ -16,8 +16,8 @@
  * (context.includeDeclaration).  Built-ins and properties (`length`) have
  * no declaration in the file, hence no references.
  *
- * textDocument/signatureHelp and textDocument/rename follow, each with its
- * own note.
+ * textDocument/signatureHelp, textDocument/rename and textDocument/
+ * formatting follow, each with its own note.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -27,6 +27,9 @@
 #include "rpc.h"
 #include "support/arena.h"
 #include "typecheck/generics.h"
+#include "parser/parser.h"
+
+#include <stdlib.h>
 
 static bool same_loc(Loc a, Loc b)
 {
@@ -409,4 +412,29 @@ json_object *lsp_rename(Server *s, Document *doc, uint32_t offset, const char *n
     json_object *out = json_object_new_object();
     json_object_object_add(out, "changes", changes);
     return out;
+}
+
+/* ---- formatting ---------------------------------------------------------------- */
+
+/* textDocument/formatting: mosaicc --format's layout (parser/format.c), as
+ * one edit replacing the whole text, or none when it is already in it; a
+ * file with syntax errors is not formatted (RequestFailed, saying so). */
+json_object *lsp_formatting(Server *s, Document *doc)
+{
+    const Analysis *a = server_analysis(s, doc);
+    if (a->syntax_errors)
+        return server_fail(s, RPC_REQUEST_FAILED, "the file has syntax errors: it is "
+                           "formatted once it parses");
+    size_t n;
+    char *text = fmt_source(doc->text, doc->len, &n);
+    json_object *edits = json_object_new_array();
+    if (n != doc->len || memcmp(text, doc->text, n) != 0) {
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "range", lsp_range(doc, (Loc){a->file, 0,
+                                                               (uint32_t)doc->len}));
+        json_object_object_add(e, "newText", json_object_new_string_len(text, (int)n));
+        json_object_array_add(edits, e);
+    }
+    free(text);
+    return edits;
 }

@@ -14,4 +14,8 @@
 
 Program *parse_program(uint32_t file);
 
+/* The canonical layout of a file's text (parser/format.c), which must
+ * parse: a malloc'd string of *out_len bytes. */
+char *fmt_source(const char *text, size_t len, size_t *out_len);
+
 #endif

@@ -38,7 +38,7 @@ EXTRA_DIST += $(wildcard $(srcdir)/tests/driver/draw/*.mos $(srcdir)/tests/drive
 
 # mosaicc --explain: every page of docs/errors printed, and its examples
 # compiled (docs/errors/README.md).
-DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh tests/driver/draw.sh \
+DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh tests/driver/draw.sh tests/driver/format.sh \
 	tests/driver/reference_diagnostic.sh
 
 # ---- unit tests -------------------------------------------------------------
@@ -58,7 +58,7 @@ EXTRA_DIST += tests/driver/sarif-2.1.0-subset.schema.json
 # What the fuzz target and its replay compile: the front end up to effects.
 FUZZ_FRONTEND = lexer/scan.l lexer/lexer.h \
 	parser/parse.y parser/parser.h parser/ast.c parser/ast.h parser/ast_print.c \
-	parser/ast_walk.c parser/ast_clone.c typecheck/generics.c \
+	parser/ast_walk.c parser/ast_clone.c parser/format.c typecheck/generics.c \
 	typecheck/types.c typecheck/places.c typecheck/effects.c typecheck/layouts.c \
 	typecheck/advisor.c typecheck/scope.c typecheck/check_type.c \
 	typecheck/check_decl.c typecheck/check_stmt.c typecheck/check_expr.c \

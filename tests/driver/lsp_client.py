@@ -790,6 +790,18 @@ def main() {
     check("completion ranks first what fits the parameter the argument is for",
           labels[0] == "name", labels[:5])
 
+    UGLY = "def main() {\n    let x=1\n  println( x )\n}\n"
+    s.change(UGLY, 12)
+    r = s.request("textDocument/formatting", {"textDocument": {"uri": URI},
+                                              "options": {"tabSize": 2, "insertSpaces": True}})
+    edits = r.get("result") or []
+    check("formatting: one edit to mosaicc --format's layout",
+          len(edits) == 1 and apply_edits(UGLY, edits) == "def main() {\n  let x = 1\n  println(x)\n}\n", r)
+    s.change("def main() {\n  let x = (1 +\n}\n", 13)
+    r = s.request("textDocument/formatting", {"textDocument": {"uri": URI}, "options": {}})
+    check("... refused, saying why, while the file does not parse",
+          r.get("error", {}).get("code") == -32803, r)
+
     # incremental sync: a range replaced, as editors send a keystroke
     line, col = position_of(P, "s.push(1)", offset=7)
     s.change(P, 12)

@@ -1,0 +1,78 @@
+#!/bin/sh
+# format.sh — mosaicc --format (parser/format.c): on every program of the
+# tree that parses, formatting twice gives the text of formatting once and
+# the formatted text parses to the very same tree (--dump-ast); every test
+# program that formatting changes still passes its own test, formatted;
+# --format --check; the project's examples are in the canonical layout; and
+# a file that does not parse, or is missing, is refused.
+. "$(dirname "$0")/tap.sh"
+src=$(cd "$(dirname "$0")/../.." && pwd)
+case $mosaicc in /*) ;; *) mosaicc=$(pwd)/$mosaicc ;; esac
+echo "1..7"
+
+nprog=0 bad=""
+changed=""
+for f in $(cd "$src" && find tests examples bench -name '*.mos' | sort); do
+    "$mosaicc" --dump-ast "$src/$f" >"$tmp/a1" 2>/dev/null || continue   # not a program
+    nprog=$((nprog + 1))
+    "$mosaicc" --format "$src/$f" >"$tmp/f1.mos" 2>/dev/null &&
+        "$mosaicc" --format "$tmp/f1.mos" >"$tmp/f2.mos" 2>/dev/null &&
+        cmp -s "$tmp/f1.mos" "$tmp/f2.mos" &&
+        "$mosaicc" --dump-ast "$tmp/f1.mos" >"$tmp/a2" 2>/dev/null &&
+        cmp -s "$tmp/a1" "$tmp/a2" || bad="$bad $f"
+    cmp -s "$tmp/f1.mos" "$src/$f" || changed="$changed $f"
+done
+echo "# $nprog programs formatted"
+[ "$nprog" -gt 500 ] && [ -z "$bad" ]
+check "every program of the tree: formatting is idempotent and keeps the syntax tree$bad" $?
+
+# every test program that formatting changes passes its own test, formatted
+failed_tests=""
+ntests=0
+for f in $changed; do
+    case $f in
+        tests/run/*|tests/run-fail/*|tests/compile-fail/*|tests/effects/*|tests/ir/*) ;;
+        *) continue ;;
+    esac
+    kind=$(basename "$(dirname "$f")")
+    mkdir -p "$tmp/t/$kind"
+    "$mosaicc" --format "$src/$f" >"$tmp/t/$kind/$(basename "$f")"
+    ntests=$((ntests + 1))
+    sh "$src/tests/run-test.sh" --mosaicc "$mosaicc" "$tmp/t/$kind/$(basename "$f")" \
+        >"$tmp/t/out" 2>&1 && grep -q '^ok' "$tmp/t/out" || failed_tests="$failed_tests $f"
+done
+echo "# $ntests changed test programs run formatted"
+[ -z "$failed_tests" ]
+check "each test program formatting changes still passes its own test$failed_tests" $?
+
+bad=""
+for f in "$src"/examples/*.mos; do
+    "$mosaicc" --format --check "$f" >/dev/null 2>&1 || bad="$bad $(basename "$f")"
+done
+[ -z "$bad" ]
+check "the examples are in the canonical layout$bad" $?
+
+printf 'class A {\n    var x:int=0\n  def f( k:int ):int {return k*2}\n}\n\n\n\ndef main() {\n  let a=new A\n  println(a.f(1)+ a.x)   // two\n}\n\n' >"$tmp/ugly.mos"
+printf 'class A {\n  var x: int = 0\n  def f(k: int): int { return k * 2 }\n}\n\ndef main() {\n  let a = new A\n  println(a.f(1)+ a.x)   // two\n}\n' >"$tmp/pretty.mos"
+"$mosaicc" --format "$tmp/ugly.mos" | cmp -s - "$tmp/pretty.mos"
+check "indentation, spacing, blank lines; a space kept where it could matter; comments kept" $?
+
+"$mosaicc" --format --check "$tmp/ugly.mos" >"$tmp/out" 2>"$tmp/err"
+st=$?
+"$mosaicc" --check --format "$tmp/pretty.mos" >"$tmp/out2" 2>&1
+st2=$?
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "is not in the canonical layout" "$tmp/err" &&
+    [ $st2 -eq 0 ] && [ ! -s "$tmp/out2" ]
+check "--format --check: status 1 and a message for a file to change, 0 and silence otherwise" $?
+
+printf 'def main() {\n  let x = (1 +\n}\n' >"$tmp/broken.mos"
+"$mosaicc" --format "$tmp/broken.mos" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q 'error\[E0002\]' "$tmp/err"
+check "a file that does not parse is not formatted: its syntax errors, status 1 (got $st)" $?
+
+"$mosaicc" --format "$tmp/nowhere.mos" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "cannot read" "$tmp/err"
+check "a missing file: status 2 (got $st)" $?
+exit $failed
