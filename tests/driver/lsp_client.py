@@ -802,6 +802,19 @@ def main() {
     check("... refused, saying why, while the file does not parse",
           r.get("error", {}).get("code") == -32803, r)
 
+    # the new requests on a document that is not open, and past the end
+    ok = True
+    for method in ["textDocument/references", "textDocument/signatureHelp",
+                   "textDocument/rename", "textDocument/formatting", "textDocument/documentSymbol"]:
+        for uri, line in [("file:///not/open.mos", 0), (URI, 100000)]:
+            r = s.request(method, {"textDocument": {"uri": uri},
+                                   "position": {"line": line, "character": 5},
+                                   "newName": "z", "context": {"includeDeclaration": True},
+                                   "options": {}})
+            ok = ok and ("result" in r or "error" in r) and r.get("id") is not None
+    check("references, signatureHelp, rename, formatting, documentSymbol: an unknown document "
+          "or a position past the end gets an answer", ok)
+
     # incremental sync: a range replaced, as editors send a keystroke
     line, col = position_of(P, "s.push(1)", offset=7)
     s.change(P, 12)
