@@ -1682,6 +1682,15 @@ static void finish(int status, int tell_others)
         if (self_rank != 0)
             rt_remote_report_elsewhere();
     }
+    /* Node 0 writes its last lines (the --count-remote report comes after
+     * everything else) before any rank may exit: a rank that exits with a
+     * non-zero status makes mpirun end the others at once, and node 0's
+     * report would be lost. */
+    if (self_rank == 0) {
+        rt_print_flush();
+        rt_remote_report();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
 }
 
