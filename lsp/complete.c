@@ -15,7 +15,8 @@
  *
  * Elsewhere, the names that can be written there: the locals in scope
  * (the checker's scope points, innermost first), the fields and methods
- * of the enclosing class, the top-level functions, classes, pools and
+ * of the enclosing class, the type parameters of the enclosing
+ * declarations, the top-level functions, classes, pools and
  * layouts, the built-in functions, the built-in types and the keywords —
  * the lexer's own list (lsp/keywords.h is made from lexer/scan.l).  A
  * name hides the same name further out, as in the language.
@@ -71,7 +72,7 @@ static const char PLACEHOLDER[] = "__mosaic_completion__";
 /* CompletionItemKind */
 enum {
     KIND_METHOD = 2, KIND_FUNCTION = 3, KIND_FIELD = 5, KIND_VARIABLE = 6, KIND_CLASS = 7,
-    KIND_PROPERTY = 10, KIND_KEYWORD = 14, KIND_STRUCT = 22,
+    KIND_PROPERTY = 10, KIND_KEYWORD = 14, KIND_STRUCT = 22, KIND_TYPE_PARAM = 25,
 };
 
 /* A candidate, ranked once all are known (rank_and_emit). */
@@ -177,6 +178,22 @@ static void add_scope(Items *it, const Analysis *a, uint32_t offset)
     const ClassDecl *k = analysis_class_at(a, offset);
     if (k)
         add_class_members(it, a, k, true, '2');
+    /* the type parameters of the enclosing method or function and class */
+    for (size_t i = 0; a->program && i < a->program->decls.len; i++) {
+        const Decl *d = a->program->decls.items[i];
+        const FuncDecl *f = d && d->kind == DECL_FUNC ? d->u.func : NULL;
+        if (f && f->loc.start <= offset && offset <= f->loc.end)
+            for (size_t j = 0; j < f->type_params.len; j++)
+                add(it, f->type_params.items[j].text, KIND_TYPE_PARAM, "type parameter", '2');
+    }
+    for (size_t j = 0; k && j < k->methods.len; j++) {
+        const FuncDecl *m = k->methods.items[j];
+        if (m && m->loc.start <= offset && offset <= m->loc.end)
+            for (size_t t = 0; t < m->type_params.len; t++)
+                add(it, m->type_params.items[t].text, KIND_TYPE_PARAM, "type parameter", '2');
+    }
+    for (size_t j = 0; k && j < k->type_params.len; j++)
+        add(it, k->type_params.items[j].text, KIND_TYPE_PARAM, "type parameter", '2');
     for (size_t i = 0; a->program && i < a->program->decls.len; i++) {
         const Decl *d = a->program->decls.items[i];
         if (!d)
@@ -342,6 +359,8 @@ json_object *lsp_completion(Server *s, Document *doc, uint32_t offset)
     while (start > 0 && is_ident_char(doc->text[start - 1]))
         start--;
     char before = start > 0 ? doc->text[start - 1] : 0;
+    if (before == '.' && start > 1 && doc->text[start - 2] == '.')
+        before = 0;         /* `0..n`: a range's bound, not a member */
     if (!in_literal_or_comment(doc, offset)) {
         if (before == '.' || before == '!') {
             it.member = true;

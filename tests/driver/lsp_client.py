@@ -802,6 +802,19 @@ def main() {
     check("... refused, saying why, while the file does not parse",
           r.get("error", {}).get("code") == -32803, r)
 
+    RANGE = "def f[T](x: T): [T] {\n  let n = 3\n  for i in 0..n { }\n  let y: T = x\n  return [y]\n}\n\ndef main() { }\n"
+    s.change(RANGE, 14)
+    line, col = position_of(RANGE, "0..n", offset=3)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in sorted(r["result"]["items"], key=lambda i: i["sortText"])]
+    check("completion at a range's bound (after '..') offers the names in scope", "n" in labels,
+          labels[:5])
+    line, col = position_of(RANGE, "y: T", offset=3)
+    r = s.at("textDocument/completion", line, col)
+    labels = [i["label"] for i in r["result"]["items"]]
+    check("... and a generic function's type parameters where a type is written", "T" in labels,
+          labels[:8])
+
     # the new requests on a document that is not open, and past the end
     ok = True
     for method in ["textDocument/references", "textDocument/signatureHelp",
