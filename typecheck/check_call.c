@@ -62,8 +62,7 @@ static void infer_places(FuncDecl *f, const Type *want, const Type *got, Subst *
         return;
     /* a generic class in the signature (`Box[T]<p>`) matches its instances */
     bool same_class = want->kind == TY_CLASS &&
-                      (want->cls == got->cls || (tc_is_instance_class(got->cls) &&
-                                                 got->cls->generic->of->cls == want->cls));
+                      (want->cls == got->cls || tc_is_instance_of(got->cls, want->cls));
     if (same_class || want->kind == TY_ARRAY || want->kind == TY_MAP) {
         for (uint32_t i = 0; i < want->nplaces && i < got->nplaces; i++) {
             Place *p = want->places[i];

@@ -85,6 +85,11 @@ bool tc_is_instance_func(const FuncDecl *f)
     return f && ((f->generic && f->generic->of) || tc_is_instance_class(f->owner));
 }
 
+bool tc_is_instance_of(const ClassDecl *k, const ClassDecl *generic)
+{
+    return tc_is_instance_class(k) && k->generic->of->cls == generic;
+}
+
 Type *tc_generic_param(const ClassDecl *k, uint32_t i)
 {
     return k->generic && i < k->generic->nargs ? k->generic->args[i] : ty_error;
@@ -436,7 +441,7 @@ void tc_infer_type_args(const Generic *g, const Type *want, Type *got, Subst *s)
         if (got->ntargs && got->cls == want->cls) {
             for (uint32_t i = 0; i < want->ntargs && i < got->ntargs; i++)
                 tc_infer_type_args(g, want->targs[i], got->targs[i], s);
-        } else if (tc_is_instance_class(got->cls) && got->cls->generic->of->cls == want->cls) {
+        } else if (tc_is_instance_of(got->cls, want->cls)) {
             Generic *in = got->cls->generic;
             for (uint32_t i = 0; i < want->ntargs && i < in->nargs; i++)
                 tc_infer_type_args(g, want->targs[i], in->args[i], s);

@@ -65,6 +65,9 @@ bool tc_is_generic_func(const FuncDecl *f);
 bool tc_is_instance_class(const ClassDecl *k);
 bool tc_is_instance_func(const FuncDecl *f);
 
+/* Is k an instance of the generic class `generic`? */
+bool tc_is_instance_of(const ClassDecl *k, const ClassDecl *generic);
+
 /* The i-th type parameter of a generic class, as a TY_PARAM. */
 Type *tc_generic_param(const ClassDecl *k, uint32_t i);
 /* Generic class k applied to `args` at the given places: the instance's

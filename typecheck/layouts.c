@@ -270,6 +270,20 @@ static TcLayout *layout_for_instance(TcLayout *of, ClassDecl *inst)
     return l;
 }
 
+/* Declared layout ld as a layout of cls: ld's own when cls is its class,
+ * its form for an instance when ld is declared for cls's generic class;
+ * *other_class when ld is for another class (NULL then). */
+static TcLayout *declared_layout_for(Checker *c, LayoutDecl *ld, ClassDecl *cls,
+                                     bool *other_class)
+{
+    TopEntry *lc = tc_top(c, ld->class_name.text);
+    *other_class = !lc || !lc->cls || (lc->cls != cls && !tc_is_instance_of(cls, lc->cls));
+    if (*other_class)
+        return NULL;
+    TcLayout *l = tc_layout_of_decl(c, ld);
+    return l && lc->cls != cls ? layout_for_instance(l, cls) : l;
+}
+
 /* The layout a written spec names for cls: aos, soa, a layout declared
  * for cls, or the clusters given; NULL after an E0400. */
 static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls,
@@ -297,11 +311,9 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
         TopEntry *lc = tc_top(c, ld->class_name.text);
         if (!lc || !lc->cls)
             return NULL;    /* the layout's own class is unknown: reported there */
-        if (tc_is_instance_class(cls) && cls->generic->of->cls == lc->cls) {
-            TcLayout *of = tc_layout_of_decl(c, ld);
-            return of ? layout_for_instance(of, cls) : NULL;
-        }
-        if (lc->cls != cls) {
+        bool other_class;
+        TcLayout *l = declared_layout_for(c, ld, cls, &other_class);
+        if (other_class) {
             if (report) {
                 diag_error(spec->name.loc, DIAG_E0400, "layout '%s' is for class '%s', "
                            "not '%s'", n, ld->class_name.text, cls->name.text);
@@ -309,7 +321,7 @@ static TcLayout *resolve_spec(Checker *c, const LayoutSpec *spec, ClassDecl *cls
             }
             return NULL;
         }
-        return tc_layout_of_decl(c, ld);
+        return l;
     }
     NameClusters cs = clusters_of_spec(spec);
     return layout_from_names(cls, name_if_literal, &cs, report ? source_problem : silent_problem,
@@ -505,17 +517,14 @@ static TcLayout *parse_flag_spec(Checker *c, const TcLayoutOverride *ov, const c
             flag_problem(&ctx, at, "unknown layout '%s'%s", name, "");
             return NULL;
         }
-        TopEntry *lc = tc_top(c, top->layout->class_name.text);
-        if (lc && tc_is_instance_class(cls) && cls->generic->of->cls == lc->cls) {
-            TcLayout *of = tc_layout_of_decl(c, top->layout);
-            return of ? layout_for_instance(of, cls) : NULL;
-        }
-        if (!lc || lc->cls != cls) {
+        bool other_class;
+        TcLayout *l = declared_layout_for(c, top->layout, cls, &other_class);
+        if (other_class) {
             flag_problem(&ctx, at, "layout '%s' is for another class than '%s'", name,
                          cls->name.text);
             return NULL;
         }
-        return tc_layout_of_decl(c, top->layout);
+        return l;
     }
     /* rec{a, b} + rec{c} */
     NameClusters cs = {0};
