@@ -49,15 +49,6 @@
  * trip between two running workers. */
 #define GET_SPIN 256
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 RtFuture *rt_future_new(void)
 {
     RtFuture *f = GC_MALLOC(sizeof(RtFuture));
@@ -104,7 +95,7 @@ static int64_t wait_slow(RtFuture *f, const char *where)
 {
     if (rt_sched_spin_worthwhile()) {
         for (int i = 0; i < GET_SPIN; i++) {
-            cpu_relax();
+            rt_cpu_relax();
             if (atomic_load_explicit(&f->state, memory_order_acquire) ==
                 RT_FUT_DONE)
                 return f->value;

@@ -94,11 +94,22 @@ void rt_print_init(void)
     pthread_once(&out_once, out_setup);
 }
 
-/* write(2) all of it; on a hard error (say EPIPE with SIGPIPE ignored)
- * stop printing for good rather than fail every later call. */
+static int (*out_sink)(const char *bytes, size_t length);
+
+void rt_print_set_sink(int (*sink)(const char *bytes, size_t length))
+{
+    rt_print_init();
+    pthread_mutex_lock(&out_lock);
+    out_sink = sink;
+    pthread_mutex_unlock(&out_lock);
+}
+
+/* write(2) all of it (or hand it to the sink); on a hard error (say
+ * EPIPE with SIGPIPE ignored) stop printing for good rather than fail
+ * every later call. */
 static void write_through(const char *p, size_t n)
 {
-    int err = rt_write_all(STDOUT_FILENO, p, n);
+    int err = out_sink ? out_sink(p, n) : rt_write_all(STDOUT_FILENO, p, n);
     if (err) {
         if (!out_closed)
             out_errno = err;    /* reported once the lock is released */

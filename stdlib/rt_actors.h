@@ -153,6 +153,13 @@ void rt_sched_quiescent(void);
  * from outside it (no thread awake): read by the MPI transport, the only
  * thread that can then change it. */
 int rt_sched_idle(void);
+
+/* Whether the calling thread is a worker. */
+int rt_sched_on_worker(void);
+
+/* Whether a worker is searching for work (and so polls the transport:
+ * transport.h's rt_tp_poll). */
+int rt_sched_spinning(void);
 /* How many threads or turns of this process wait in a get. */
 int rt_sched_waiters(void);
 /* Writes this process's waiters on stderr, one line each (the deadlock

@@ -70,6 +70,17 @@ static inline void rt_gc_poll(void)
         rt_gc_start_markers();
 }
 
+/* The pause of a spin-wait: the core's hint that this is one (it saves
+ * power, and a sibling hyperthread gets the pipeline). */
+static inline void rt_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* --- arrays (array.c) --- */
 
 /* Fills in the header of an array whose `length` elements of elem_size
@@ -216,6 +227,11 @@ void rt_print_flush(void);
 /* Flushes and closes stdout for good: later prints are dropped.  A panic
  * calls this so that nothing another thread prints lands after the error. */
 void rt_print_shutdown(void);
+/* Where the buffer goes when it is written out, instead of stdout: a
+ * distributed program's node other than 0 hands its output to node 0
+ * (transport_mpi.c).  The sink is called with the output lock held, and
+ * returns 0 or an errno. */
+void rt_print_set_sink(int (*sink)(const char *bytes, size_t length));
 /* Async-signal-safe best effort for the fault handler: writes the buffer
  * with write(2) unless some thread is in the middle of changing it. */
 void rt_print_flush_from_signal(void);

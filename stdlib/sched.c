@@ -292,15 +292,6 @@ static __thread RtWorker *self_worker;
 static __thread uint32_t remote_rr;
 static __thread int is_main_thread;
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 static inline RtActor *actor_of(RtLink *l)
 {
     return (RtActor *)(void *)((char *)l - offsetof(RtActor, rq_link));
@@ -471,6 +462,16 @@ void rt_sched_quiescent(void)
 int rt_sched_idle(void)
 {
     return atomic_load_explicit(&awake, memory_order_acquire) == 0;
+}
+
+int rt_sched_on_worker(void)
+{
+    return self_worker != NULL;
+}
+
+int rt_sched_spinning(void)
+{
+    return atomic_load_explicit(&spinning, memory_order_relaxed) > 0;
 }
 
 int rt_sched_waiters(void)
@@ -804,7 +805,7 @@ static RtActor *last_look(RtWorker *w)
         if (spins % RT_BUSY_YIELD == 0)
             sched_yield();
         else
-            cpu_relax();
+            rt_cpu_relax();
     }
     int empty = rt_mpsc_empty(&w->inbox);
     RtLink *l = empty ? NULL : rt_mpsc_pop(&w->inbox);
@@ -840,15 +841,22 @@ static RtActor *park(RtWorker *w)
     return NULL;        /* the waker counted us awake */
 }
 
-static void backoff(int round)
+/* The pause after an idle round; returns 1 when the transport's poll,
+ * made every few pause instructions (a packet from another rank should
+ * not wait for the end of a long pause), did something. */
+static int backoff(int round)
 {
     if (round >= RT_SPIN_ROUNDS - RT_SPIN_YIELDS) {
         sched_yield();
-        return;
+        return 0;
     }
     int shift = round < RT_SPIN_MAX_SHIFT ? round : RT_SPIN_MAX_SHIFT;
-    for (int i = 0; i < 1 << shift; i++)
-        cpu_relax();
+    for (int i = 0; i < 1 << shift; i++) {
+        rt_cpu_relax();
+        if (rt_tp_poll())
+            return 1;
+    }
+    return 0;
 }
 
 /* Finds work for w, spinning then parking as long as there is none. */
@@ -873,9 +881,11 @@ static RtActor *idle(RtWorker *w)
                     maybe_wake(w->node);
                 return a;
             }
-            backoff(round);
+            if (rt_tp_poll() || backoff(round))
+                round = -1;     /* something came, for us perhaps: look again */
         }
-        atomic_fetch_sub_explicit(&spinning, 1, memory_order_seq_cst);
+        if (atomic_fetch_sub_explicit(&spinning, 1, memory_order_seq_cst) == 1)
+            rt_tp_polls_stopped();
         RtActor *a = park(w);
         if (a && a != RETRY)
             return a;
@@ -1224,6 +1234,7 @@ static _Noreturn void worker_loop(void *arg)
     RtWorker *w = arg;
     char *region_top = w->turn_top;
     for (;;) {
+        rt_tp_flush();      /* what the last turn sent leaves now */
         RtActor *a = pick(w);
         if (!a)
             a = idle(w);

@@ -83,6 +83,41 @@ int rt_tp_runs_main(void);
  * whole program is quiescent, and then calls rt_sched_quiescent. */
 void rt_tp_idle(void);
 
+/* Called by a worker with nothing to run, on each round of its search
+ * before it parks: the transport may use the thread to make progress
+ * (under MPI, to send what is queued and handle what has arrived, which
+ * may schedule actors on this very worker).  Returns whether it did
+ * anything, so that the worker looks again at once. */
+#ifdef MOS_DISTRIBUTED
+int rt_tp_poll(void);
+#else
+static inline int rt_tp_poll(void)
+{
+    return 0;
+}
+#endif
+
+/* Called by a worker between turns: the transport may send what the
+ * last turn queued (under MPI, the messages a turn sends to other ranks
+ * leave together when it ends, in as few frames as they fill). */
+#ifdef MOS_DISTRIBUTED
+void rt_tp_flush(void);
+#else
+static inline void rt_tp_flush(void)
+{
+}
+#endif
+
+/* Called when the last worker searching for work stops searching (to
+ * park): nobody polls the transport on the transport's behalf any more. */
+#ifdef MOS_DISTRIBUTED
+void rt_tp_polls_stopped(void);
+#else
+static inline void rt_tp_polls_stopped(void)
+{
+}
+#endif
+
 /* During a deadlock report: has every other node's process write its
  * waiters after this one's, in node order, and returns once they have. */
 void rt_tp_write_other_waiters(void);

@@ -1,14 +1,33 @@
 /* transport_mpi.c — the transport of a distributed program: node k is
  * MPI rank k (LANGUAGE.md §10, transport.h).
  *
- * One thread per process, the *progress thread*, makes every MPI call:
- * it initialises MPI, sends what the other threads queue, receives and
- * handles what the other ranks send, runs the termination detection,
- * and finalises MPI.  Workers never call MPI (MPI_THREAD_FUNNELED: Open
- * MPI's multi-threaded mode costs every call a lock, and a worker must
- * never block in MPI while its actors wait), so a send to an actor of
- * another rank costs its worker a packet built and queued, as a local
- * send costs a mailbox push.
+ * Who calls MPI.  One thread at a time, the holder of the *progress
+ * role* (MPI_THREAD_SERIALIZED: Open MPI's multi-threaded mode would
+ * cost every call a lock, and no thread ever blocks in MPI while it
+ * holds the role).  Making progress is sending what is queued, receiving
+ * and handling what has arrived, passing the termination detector's
+ * token.  Three kinds of thread take the role, each only with a try:
+ *
+ *   - a worker that has nothing to run polls, on every round of its
+ *     search before it parks (sched.c's idle, rt_tp_poll): what arrives
+ *     for one of its actors is handled on the very core that runs it
+ *     next, from its slot, and nobody is woken;
+ *   - a thread that sends sends at once (enqueue): its packet is on its
+ *     way before its turn goes on, in a frame of its own when nothing is
+ *     queued before it;
+ *   - the *progress thread*, which initialises and finalises MPI, runs
+ *     the termination detection and the ending, and polls when no worker
+ *     does: it dozes while a worker searches for work, and is woken when
+ *     the last one stops to park.
+ *
+ * Handing every packet to a thread of its own was simpler, and cost a
+ * ping-pong between two ranks on a 2-core machine 66 µs a round trip
+ * (two wake-ups per crossing, with the worker and the progress thread
+ * sharing a core); polled by the workers it costs a few times what Open
+ * MPI itself takes (bench/README.md).  END and DEADLOCK, which end the
+ * process with MPI calls of the thread that initialised MPI, are left by
+ * a worker's poll to the progress thread, and worker polls stop for good
+ * once the program begins to end.
  *
  * Packets.  A packet's first word says what it is.  The packets queued
  * for one rank one after the other travel together, as one MPI message
@@ -95,17 +114,25 @@
  * the program is deadlocked, and the first rank with waiters reports
  * them; otherwise rank 0's main ends, and its status ends every rank.
  *
- * Output.  Each rank's standard output is its own, buffered (print.c),
- * and forwarded by mpirun.  Before a frame leaves, the progress thread
- * writes out what the rank has printed, so that lines printed before a
- * send come out before the lines it causes on another rank (a reply
- * that main prints after, say); lines of ranks that print at the same
- * time may still come out in any order.
+ * Output.  Node 0 writes the program's standard output, all of it:
+ * every other rank's output buffer (print.c) is written out as PRINT
+ * packets for node 0, which appends them to its own.  Before a packet
+ * leaves, what the rank has printed is made into a PRINT packet ahead of
+ * it, so the causal barrier that orders messages orders output too: a
+ * line printed before a send comes out before every line that the send
+ * causes anywhere (a reply that main prints, say), as with shared memory.
+ * Writing each rank's stdout and leaving the rest to mpirun, which
+ * forwards each rank's output on a pipe of its own, cannot promise that:
+ * once a reply crossed in a microsecond, main's line often came out
+ * before the line printed ahead of the reply.  Lines that ranks print
+ * at the same time still come out in either order, whole.  PRINT packets
+ * are not the program's messages: --count-remote does not count them.
  *
  * Ending.  exit(n), a runtime error and the end of main all end here
  * (rt_tp_ending): the progress thread tells every other rank END(n), and
- * each of them flushes its output and exits with n, after MPI_Finalize,
- * which all of them reach.  A rank that dies is seen by mpirun, which
+ * each of them sends node 0 its last output and a BYE, and exits with n
+ * after MPI_Finalize, which all of them reach; node 0 writes what comes
+ * until every BYE is in.  A rank that dies is seen by mpirun, which
  * ends the others.
  *
  * Started without mpirun (no OMPI_COMM_WORLD_SIZE in the environment),
@@ -150,7 +177,8 @@
     X(RELEASE, 0, on_release)                                                \
     X(FLUSH, 0, on_flush)       X(ACK, 0, on_ack)                            \
     X(TOKEN, 0, on_token)       X(END, 0, on_end)                            \
-    X(DEADLOCK, 0, on_deadlock)
+    X(DEADLOCK, 0, on_deadlock)                                              \
+    X(PRINT, 1, on_print)       X(BYE, 0, on_bye)
 
 enum {
     PK_NONE,
@@ -167,6 +195,13 @@ static const char basic_packet[PK_COUNT] = {
 };
 #define PK_BASIC(t) ((t) > PK_NONE && (t) < PK_COUNT && basic_packet[t])
 
+/* A packet, or a frame of them: one allocation while it stays within
+ * PK_INLINE bytes, as nearly every packet does.  A packet keeps its first
+ * word (PK_HEAD) free for its length in a frame, so that a frame of one
+ * packet is the packet itself (frame_of_one), copied nowhere. */
+#define PK_INLINE 192
+#define PK_HEAD 8
+
 typedef struct Packet {
     struct Packet *next;
     int dest;
@@ -174,6 +209,7 @@ typedef struct Packet {
     size_t len, cap;
     char *buf;
     MPI_Request req;
+    char inline_buf[PK_INLINE];
 } Packet;
 
 /* An empty buffer for rank dest: a frame's, or a packet's (pk_new). */
@@ -186,10 +222,8 @@ static Packet *pk_alloc(int dest, int type)
     p->dest = dest;
     p->type = type;
     p->len = 0;
-    p->cap = 64;
-    p->buf = malloc(p->cap);
-    if (!p->buf)
-        rt_panicf(RT_NOWHERE, "out of memory: a packet for node %d", dest);
+    p->cap = PK_INLINE;
+    p->buf = p->inline_buf;
     return p;
 }
 
@@ -199,13 +233,21 @@ static void pk_word(Packet *p, uint64_t w);
 static Packet *pk_new(int dest, int type)
 {
     Packet *p = pk_alloc(dest, type);
+    p->len = PK_HEAD;
     pk_word(p, (uint64_t)type);
     return p;
 }
 
+/* The bytes of packet p, without its head. */
+static size_t pk_size(const Packet *p)
+{
+    return p->len - PK_HEAD;
+}
+
 static void pk_free(Packet *p)
 {
-    free(p->buf);
+    if (p->buf != p->inline_buf)
+        free(p->buf);
     free(p);
 }
 
@@ -214,9 +256,12 @@ static void pk_bytes(Packet *p, const void *bytes, size_t n)
     if (p->len + n > p->cap) {
         while (p->len + n > p->cap)
             p->cap *= 2;
-        p->buf = realloc(p->buf, p->cap);
-        if (!p->buf)
+        char *grown = p->buf == p->inline_buf ? malloc(p->cap) : realloc(p->buf, p->cap);
+        if (!grown)
             rt_panicf(RT_NOWHERE, "out of memory: a packet of %zu bytes", p->cap);
+        if (p->buf == p->inline_buf)
+            memcpy(grown, p->inline_buf, p->len);
+        p->buf = grown;
     }
     memcpy(p->buf + p->len, bytes, n);
     p->len += n;
@@ -283,6 +328,41 @@ static int end_status;
 static _Atomic uint32_t end_done;       /* futex word */
 static pthread_t progress_thread;
 
+/* The progress role (see "Who calls MPI" in the essay): whoever holds it
+ * may call MPI and touch the state above that only MPI's side uses (the
+ * frames in flight, the barrier's counts, the token).  Worker polls stop
+ * for good once the program begins to end, or when an END or a DEADLOCK
+ * arrives in one: those are the progress thread's to handle. */
+static _Atomic int progress_held;
+static __thread int holds_progress;
+static _Atomic int worker_polls_off;
+static _Atomic int deferred_end = -1;       /* an END's status, for the progress thread */
+static _Atomic int deferred_deadlock;
+static int asker_holds_progress;            /* rt_tp_ending's caller held the role */
+
+static int progress_try_take(void)
+{
+    if (atomic_load_explicit(&progress_held, memory_order_relaxed) ||
+        atomic_exchange_explicit(&progress_held, 1, memory_order_acquire))
+        return 0;
+    holds_progress = 1;
+    return 1;
+}
+
+static void progress_give(void)
+{
+    holds_progress = 0;
+    atomic_store_explicit(&progress_held, 0, memory_order_release);
+}
+
+/* The progress thread's wait for the role: a worker holds it for one
+ * short round at most. */
+static void progress_take(void)
+{
+    while (!progress_try_take())
+        sched_yield();
+}
+
 static void doorbell_ring(void)
 {
     atomic_store_explicit(&doorbell, 1, memory_order_release);
@@ -290,19 +370,75 @@ static void doorbell_ring(void)
         rt_futex_wake(&doorbell, 1);
 }
 
+static int flush_outgoing(void);
+
+static int may_send_to(int d);
+static void count_sent(const Packet *p);
+static void output_before_packets(void);
+static Packet *frame_of_one(Packet *p);
+static void frame_send(Packet *f);
+static int ninflight;
+#define MAX_INFLIGHT 64
+
+/* Queues packet p, or sends it at once.  What a worker's turn sends
+ * leaves when the turn ends (rt_tp_flush), so that a turn's sends to one
+ * rank share frames, or when the worker next polls (a remote access
+ * waiting for its answer), or with the progress thread's next round if
+ * the turn is long.  Another thread that can take the progress role
+ * sends what is queued itself, and p in a frame of its own when nothing
+ * is queued before it; otherwise the doorbell tells the progress thread,
+ * unless the caller is the role's holder (a handler's answer, sent by
+ * the same round). */
 static void enqueue(Packet *p)
 {
+    if (p->type != PK_PRINT)
+        output_before_packets();    /* what was printed before p goes first */
     if (PK_BASIC(p->type))
         atomic_fetch_add_explicit(&basic_balance, 1, memory_order_relaxed);
+    int mine = !holds_progress && !rt_sched_on_worker() &&
+               !pthread_equal(pthread_self(), progress_thread) &&
+               !atomic_load_explicit(&worker_polls_off, memory_order_relaxed) &&
+               progress_try_take();
     pthread_mutex_lock(&out_lock);
-    if (out_tail)
-        out_tail->next = p;
-    else
-        out_head = p;
-    out_tail = p;
-    atomic_fetch_add_explicit(&out_count, 1, memory_order_relaxed);
+    int direct = mine && !out_head && ninflight < MAX_INFLIGHT &&
+                 (!PK_BASIC(p->type) || may_send_to(p->dest));
+    if (!direct) {
+        if (out_tail)
+            out_tail->next = p;
+        else
+            out_head = p;
+        out_tail = p;
+        atomic_fetch_add_explicit(&out_count, 1, memory_order_relaxed);
+    }
     pthread_mutex_unlock(&out_lock);
+    if (direct) {
+        count_sent(p);
+        frame_send(frame_of_one(p));
+        progress_give();
+        return;
+    }
+    if (mine) {
+        flush_outgoing();
+        progress_give();
+        if (atomic_load_explicit(&out_count, memory_order_relaxed) == 0)
+            return;
+    } else if (holds_progress || rt_sched_on_worker()) {
+        return;
+    }
     doorbell_ring();
+}
+
+void rt_tp_flush(void)
+{
+    if (atomic_load_explicit(&out_count, memory_order_relaxed) == 0 ||
+        atomic_load_explicit(&worker_polls_off, memory_order_relaxed))
+        return;
+    if (!progress_try_take()) {
+        doorbell_ring();    /* the holder may be past its sending */
+        return;
+    }
+    flush_outgoing();
+    progress_give();
 }
 
 /* ---- a table of words, for exports and imports ---------------------------- */
@@ -639,7 +775,9 @@ int64_t rt_tp_result_kind(MosMessageRun run)
 /* ---- what other threads ask ------------------------------------------------ */
 
 /* A request that waits for its DONE (CREATE, LOAD, CALL, …): the asking
- * thread sleeps on `done` while the progress thread works. */
+ * thread polls for the answer a while (it is a round trip away, and the
+ * thread has nothing else to do), then sleeps on `done` while the
+ * progress thread works. */
 typedef struct Request {
     _Atomic uint32_t done;
     uint64_t result;
@@ -647,8 +785,15 @@ typedef struct Request {
     int64_t detail[2];
 } Request;
 
+#define WAIT_POLLS 2000
+
 static uint64_t wait_for(Request *rq)
 {
+    for (int round = 0; round < WAIT_POLLS &&
+                        atomic_load_explicit(&rq->done, memory_order_acquire) == 0;
+         round++)
+        if (!rt_tp_poll())
+            rt_cpu_relax();
     while (atomic_load_explicit(&rq->done, memory_order_acquire) == 0)
         rt_futex_wait(&rq->done, 0);
     return rq->result;
@@ -1276,24 +1421,52 @@ static void on_place(Reader *r)
 #define FRAME_BYTES ((size_t)32 << 10)
 /* Frames handed to MPI_Isend and not yet known to have left, at most: the
  * progress thread tests every one of them each round. */
-#define MAX_INFLIGHT 64
-
-static int ninflight;
 
 /* Appends packet p to frame f (its length, then its bytes) and frees it. */
 static void frame_add(Packet *f, Packet *p)
 {
-    pk_word(f, p->len);
-    pk_bytes(f, p->buf, p->len);
+    pk_word(f, pk_size(p));
+    pk_bytes(f, p->buf + PK_HEAD, pk_size(p));
     pk_free(p);
+}
+
+/* Packet p as a frame of its own. */
+static Packet *frame_of_one(Packet *p)
+{
+    uint64_t len = pk_size(p);
+    memcpy(p->buf, &len, sizeof len);
+    return p;
+}
+
+/* The receives of tag 0 always posted (poll_incoming), each into a
+ * buffer that holds any frame of FRAME_BYTES.  A frame that is longer
+ * (one packet longer than that: a long string or array) goes as tag
+ * BIG_TAG, announced on tag 0 by a frame of two words, BIG_MARK and its
+ * length, which no frame can begin with (its first word is a length). */
+#define RECV_SLOTS 4
+#define RECV_BYTES (FRAME_BYTES + 64)
+#define BIG_TAG 2
+#define BIG_MARK UINT64_MAX
+
+static void isend(Packet *f, int tag)
+{
+    MPI_Isend(f->buf, (int)f->len, MPI_BYTE, f->dest, tag, MPI_COMM_WORLD, &f->req);
+    f->next = inflight;
+    inflight = f;
+    ninflight++;
 }
 
 static void frame_send(Packet *f)
 {
-    MPI_Isend(f->buf, (int)f->len, MPI_BYTE, f->dest, 0, MPI_COMM_WORLD, &f->req);
-    f->next = inflight;
-    inflight = f;
-    ninflight++;
+    if (f->len > RECV_BYTES) {
+        Packet *h = pk_alloc(f->dest, f->type);
+        pk_word(h, BIG_MARK);
+        pk_word(h, f->len);
+        isend(h, 0);
+        isend(f, BIG_TAG);
+        return;
+    }
+    isend(f, 0);
 }
 
 static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
@@ -1305,9 +1478,7 @@ static void send_control(int dest, int type, uint64_t a, uint64_t b, uint64_t c,
     pk_word(p, d);
     /* control packets skip the queue: they are the progress thread's own,
      * and must not wait behind a packet the barrier holds */
-    Packet *f = pk_alloc(dest, type);
-    frame_add(f, p);
-    frame_send(f);
+    frame_send(frame_of_one(p));
 }
 
 static void on_message(Reader *r)
@@ -1357,6 +1528,47 @@ static void on_create(Reader *r)
 
 static void begin_end(int status);
 
+/* ---- output (see the essay) ------------------------------------------------ */
+
+static int output_direct;       /* this rank writes its own stdout again */
+
+/* print.c's sink on every rank but node 0. */
+static int forward_output(const char *bytes, size_t n)
+{
+    if (output_direct)
+        return rt_write_all(STDOUT_FILENO, bytes, n);
+    Packet *p = pk_new(0, PK_PRINT);
+    pk_word(p, n);
+    pk_bytes(p, bytes, n);
+    enqueue(p);
+    return 0;
+}
+
+/* What this rank has printed is queued, ahead of the packet about to be
+ * (on node 0 it is in the same buffer as what arrives later). */
+static void output_before_packets(void)
+{
+    if (self_rank != 0)
+        rt_print_flush();
+}
+
+static void on_print(Reader *r)
+{
+    uint64_t n = rd_word(r);
+    if (n > (uint64_t)(r->end - r->p))
+        rt_panicf(RT_NOWHERE, "internal error: a short packet from node %d", r->from);
+    rt_print_bytes(r->p, (size_t)n);
+    r->p += n;
+}
+
+static int byes;        /* node 0, ending: the other ranks that are done */
+
+static void on_bye(Reader *r)
+{
+    (void)r;
+    byes++;
+}
+
 static void send_release(const Proxy *x)
 {
     Packet *p = pk_new((int)x->node, PK_RELEASE);
@@ -1396,15 +1608,30 @@ static void on_ack(Reader *r)
     flush_asked[r->from] = 0;
 }
 
+/* END and DEADLOCK end this process, with MPI calls the progress thread
+ * must make (it called MPI_Init): a worker's poll leaves them to it. */
 static void on_end(Reader *r)
 {
-    begin_end((int)rd_word(r));
+    int status = (int)rd_word(r);
+    if (pthread_equal(pthread_self(), progress_thread)) {
+        begin_end(status);
+        return;
+    }
+    atomic_store(&worker_polls_off, 1);
+    atomic_store(&deferred_end, status);
+    doorbell_ring();
 }
 
 static void on_deadlock(Reader *r)
 {
     (void)r;
-    rt_sched_quiescent();       /* reports the waiters, status 101 */
+    if (pthread_equal(pthread_self(), progress_thread)) {
+        rt_sched_quiescent();       /* reports the waiters, status 101 */
+        return;
+    }
+    atomic_store(&worker_polls_off, 1);
+    atomic_store(&deferred_deadlock, 1);
+    doorbell_ring();
 }
 
 static void (*const handlers[PK_COUNT])(Reader *) = {
@@ -1425,36 +1652,110 @@ static void handle(int type, Reader *r)
     handlers[type](r);
 }
 
+/* Receiving.  RECV_SLOTS receives of tag 0 from any rank are posted at
+ * all times, so that a frame lands in its buffer as it arrives and a
+ * poll is one MPI_Test (an MPI_Iprobe would match the queue again each
+ * time, and the MPI_Recv after it once more).  MPI matches the receives
+ * in the order they were posted, so taking the oldest each time and
+ * posting its buffer again behind the others keeps each rank's frames in
+ * order. */
+static char *recv_buf[RECV_SLOTS];
+static MPI_Request recv_req[RECV_SLOTS];
+static int recv_oldest;
+
+static void post_receive(int slot)
+{
+    MPI_Irecv(recv_buf[slot], (int)RECV_BYTES, MPI_BYTE, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD,
+              &recv_req[slot]);
+}
+
+static void post_receives(void)
+{
+    for (int i = 0; i < RECV_SLOTS; i++) {
+        recv_buf[i] = malloc(RECV_BYTES);
+        if (!recv_buf[i])
+            rt_panicf(RT_NOWHERE, "out of memory: the buffers of the MPI transport");
+        post_receive(i);
+    }
+}
+
+/* At the end: a slot whose frame is being handled (the END that ends the
+ * program, say) has no receive posted. */
+static void cancel_receives(void)
+{
+    for (int i = 0; i < RECV_SLOTS; i++)
+        if (recv_req[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&recv_req[i]);
+            MPI_Wait(&recv_req[i], MPI_STATUS_IGNORE);
+        }
+}
+
+/* The next frame that has arrived, if any: its bytes (malloc'd when it
+ * came as a big frame, *big then set), its length, sender and slot.  The
+ * caller hands the slot back with frame_done once it has read the frame. */
+static const char *frame_arrived(int *len, int *from, char **big, int *slot)
+{
+    int flag = 0;
+    MPI_Status st;
+    if (recv_req[recv_oldest] == MPI_REQUEST_NULL)
+        return NULL;    /* in hand, further up: only while the program ends */
+    MPI_Test(&recv_req[recv_oldest], &flag, &st);
+    if (!flag)
+        return NULL;
+    *slot = recv_oldest;
+    recv_oldest = (recv_oldest + 1) % RECV_SLOTS;
+    int n = 0;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    const char *buf = recv_buf[*slot];
+    *from = st.MPI_SOURCE;
+    *len = n;
+    *big = NULL;
+    uint64_t head[2];
+    if (n == (int)sizeof head && (memcpy(head, buf, sizeof head), head[0] == BIG_MARK)) {
+        if (head[1] > INT_MAX || !(*big = malloc((size_t)head[1])))
+            rt_panicf(RT_NOWHERE, "out of memory: a packet of %llu bytes from node %d",
+                      (unsigned long long)head[1], *from);
+        MPI_Recv(*big, (int)head[1], MPI_BYTE, *from, BIG_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        *len = (int)head[1];
+        return *big;
+    }
+    return buf;
+}
+
+static void frame_done(int slot, char *big)
+{
+    free(big);
+    post_receive(slot);
+}
+
+/* Runs handler on each packet of a frame, in order. */
+static void handle_frame(const char *buf, int n, int from, void (*handler)(int, Reader *))
+{
+    Reader frame = { buf, buf + n, from };
+    while (frame.p < frame.end) {
+        uint64_t len = rd_word(&frame);
+        if (len > (uint64_t)(frame.end - frame.p))
+            rt_panicf(RT_NOWHERE, "internal error: a bad frame from node %d", frame.from);
+        Reader r = { frame.p, frame.p + len, frame.from };
+        frame.p += len;
+        int type = (int)rd_word(&r);
+        handler(type, &r);
+    }
+}
+
 /* Receives and handles what has arrived; returns whether anything had. */
 static int poll_incoming(void)
 {
     int any = 0;
     for (int round = 0; round < 64; round++) {
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
-        if (!flag)
-            break;
-        int n = 0;
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        char small[256];
-        char *buf = n <= (int)sizeof small ? small : malloc((size_t)n);
+        int n = 0, from = 0, slot;
+        char *big;
+        const char *buf = frame_arrived(&n, &from, &big, &slot);
         if (!buf)
-            rt_panicf(RT_NOWHERE, "out of memory: a packet of %d bytes from node %d", n,
-                      st.MPI_SOURCE);
-        MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        Reader frame = { buf, buf + n, st.MPI_SOURCE };
-        while (frame.p < frame.end) {
-            uint64_t len = rd_word(&frame);
-            if (len > (uint64_t)(frame.end - frame.p))
-                rt_panicf(RT_NOWHERE, "internal error: a bad frame from node %d", frame.from);
-            Reader r = { frame.p, frame.p + len, frame.from };
-            frame.p += len;
-            int type = (int)rd_word(&r);
-            handle(type, &r);
-        }
-        if (buf != small)
-            free(buf);
+            break;
+        handle_frame(buf, n, from, handle);
+        frame_done(slot, big);
         any = 1;
     }
     return any;
@@ -1486,7 +1787,7 @@ static Packet *next_packet(int dest, size_t room)
 {
     pthread_mutex_lock(&out_lock);
     Packet *p = out_head;
-    if (p && ((dest >= 0 && (p->dest != dest || p->len + 8 > room)) ||
+    if (p && ((dest >= 0 && (p->dest != dest || p->len > room)) ||
               (PK_BASIC(p->type) && !may_send_to(p->dest))))
         p = NULL;
     if (p) {
@@ -1497,12 +1798,19 @@ static Packet *next_packet(int dest, size_t room)
     pthread_mutex_unlock(&out_lock);
     if (p) {
         atomic_fetch_sub_explicit(&out_count, 1, memory_order_relaxed);
-        if (PK_BASIC(p->type)) {
-            sent_to[p->dest]++;
-            rt_remote_count_message(self_rank, p->dest, p->len);
-        }
+        count_sent(p);
     }
     return p;
+}
+
+/* The barrier's and --count-remote's account of a packet that leaves. */
+static void count_sent(const Packet *p)
+{
+    if (PK_BASIC(p->type)) {
+        sent_to[p->dest]++;
+        if (p->type != PK_PRINT)
+            rt_remote_count_message(self_rank, p->dest, pk_size(p));
+    }
 }
 
 /* Sends the queue in frames, each the packets that follow each other for
@@ -1519,12 +1827,15 @@ static int flush_outgoing(void)
         Packet *p = next_packet(-1, 0);
         if (!p)
             return any;
-        /* What this rank printed before it sent the packet comes out
-         * before anything the packet makes another rank print: the
-         * output of a causal chain across ranks stays in order. */
-        rt_print_flush();
+        Packet *q = next_packet(p->dest, p->len < FRAME_BYTES ? FRAME_BYTES - p->len : 0);
+        if (!q) {
+            frame_send(frame_of_one(p));
+            any = 1;
+            continue;
+        }
         Packet *f = pk_alloc(p->dest, p->type);
         frame_add(f, p);
+        frame_add(f, q);
         while (f->len < FRAME_BYTES && (p = next_packet(f->dest, FRAME_BYTES - f->len)))
             frame_add(f, p);
         frame_send(f);
@@ -1651,26 +1962,67 @@ static void poll_waiters_request(void)
 
 /* ---- ending --------------------------------------------------------------- */
 
+#define BYE_SECONDS 5.0
+
+/* On a rank other than node 0: its output, still queued as PRINT packets
+ * in the order it was printed, goes to node 0 whatever the barrier says
+ * (nothing is delivered after it any more); every other packet queued is
+ * dropped. */
+static void send_last_output(void)
+{
+    rt_print_flush();
+    pthread_mutex_lock(&out_lock);
+    Packet *p = out_head;
+    out_head = out_tail = NULL;
+    atomic_store(&out_count, 0);
+    pthread_mutex_unlock(&out_lock);
+    while (p) {
+        Packet *next = p->next;
+        if (p->type == PK_PRINT)
+            frame_send(frame_of_one(p));
+        else
+            pk_free(p);
+        p = next;
+    }
+}
+
+/* On node 0, ending: of the packets that arrive, the output and the BYEs. */
+static void handle_last(int type, Reader *r)
+{
+    if (type == PK_PRINT)
+        on_print(r);
+    else if (type == PK_BYE)
+        on_bye(r);
+}
+
 /* In the progress thread: tells every other rank (unless they told us),
  * finalises MPI.  Returns once that is done. */
 static void finish(int status, int tell_others)
 {
+    if (self_rank != 0)
+        send_last_output();
     if (tell_others)
         for (int r = 0; r < nranks; r++)
             if (r != self_rank)
                 send_control(r, PK_END, (uint64_t)status, 0, 0, 0);
-    /* let the END packets leave; whatever else arrives is dropped */
-    while (inflight) {
+    if (self_rank != 0) {
+        output_direct = 1;
+        send_control(0, PK_BYE, 0, 0, 0, 0);
+    }
+    /* Let the END packets leave; node 0 writes the output that arrives
+     * until every other rank said BYE (for a few seconds at most: a rank
+     * stuck in a system call must not keep the others); the rest is
+     * dropped. */
+    double give_up = MPI_Wtime() + BYE_SECONDS;
+    while (inflight || (self_rank == 0 && byes < nranks - 1 && MPI_Wtime() < give_up)) {
         reap_sent();
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
-        if (flag) {
-            int n = 0;
-            MPI_Get_count(&st, MPI_BYTE, &n);
-            char *buf = malloc(n > 0 ? (size_t)n : 1);
-            MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            free(buf);
+        int n, from, slot;
+        char *big;
+        const char *buf = frame_arrived(&n, &from, &big, &slot);
+        if (buf) {
+            if (self_rank == 0)
+                handle_frame(buf, n, from, handle_last);
+            frame_done(slot, big);
         }
     }
     /* --count-remote: every node's counts, summed into node 0's report */
@@ -1691,6 +2043,7 @@ static void finish(int status, int tell_others)
         rt_remote_report();
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    cancel_receives();
     MPI_Finalize();
 }
 
@@ -1718,6 +2071,7 @@ void rt_tp_ending(int status)
         return;
     }
     end_status = status;
+    asker_holds_progress = holds_progress;
     int expected = 0;
     if (!atomic_compare_exchange_strong(&end_requested, &expected, 2)) {
         /* the program is ending already (an END arrived): wait for it */
@@ -1742,6 +2096,24 @@ static void sleep_briefly(long ns)
     atomic_store_explicit(&doorbell, 0, memory_order_relaxed);
 }
 
+/* Sleeps until the doorbell rings, ns at most, whatever is queued: while
+ * a worker searches for work, it sends what is queued itself. */
+static void doze(long ns)
+{
+    struct timespec ts = { 0, ns };
+    atomic_store_explicit(&sleeping, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&end_requested, memory_order_seq_cst) == 0)
+        syscall(SYS_futex, (uint32_t *)&doorbell, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+    atomic_store_explicit(&sleeping, 0, memory_order_relaxed);
+    atomic_store_explicit(&doorbell, 0, memory_order_relaxed);
+}
+
+void rt_tp_polls_stopped(void)
+{
+    if (under_mpi)
+        doorbell_ring();
+}
+
 /* After the last thing that happened, the progress thread polls a few
  * rounds without pause, then yields its core between polls (sched_yield)
  * for about a millisecond, then sleeps in growing steps of 20 µs up to
@@ -1756,12 +2128,35 @@ static void sleep_briefly(long ns)
 #define SLEEP_MIN_NS 20000L
 #define SLEEP_MAX_NS 1000000L
 
+/* A worker with nothing to run does the progress thread's work itself,
+ * when nobody else is doing it: what arrives for one of its actors is
+ * handled on the core that will run it, and nobody is woken for it.
+ * Returns whether anything went or came. */
+int rt_tp_poll(void)
+{
+    if (!under_mpi || atomic_load_explicit(&worker_polls_off, memory_order_relaxed) ||
+        !progress_try_take())
+        return 0;
+    /* a handler's runtime error is not the error of a turn this thread
+     * may be in the middle of: no backtrace of its frames */
+    MosFrame *frames = mos_frame_top;
+    mos_frame_top = NULL;
+    int worked = poll_incoming();
+    worked |= flush_outgoing();
+    reap_sent();
+    mos_frame_top = frames;
+    progress_give();
+    return worked;
+}
+
 static void *progress(void *unused)
 {
     (void)unused;
     prctl(PR_SET_TIMERSLACK, 1000UL);   /* its short sleeps are short: 1 µs slack */
     int provided = 0;
-    MPI_Init_thread(&saved_argc, &saved_argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(&saved_argc, &saved_argv, MPI_THREAD_SERIALIZED, &provided);
+    if (provided < MPI_THREAD_SERIALIZED)
+        atomic_store(&worker_polls_off, 1);     /* only this thread may call MPI */
     MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     if (nranks > MAX_RANKS) {
@@ -1778,12 +2173,21 @@ static void *progress(void *unused)
     flush_asked = calloc((size_t)nranks, 1);
     if (!sent_to || !acked_by || !received_from || !flush_asked)
         rt_panicf(RT_NOWHERE, "out of memory: the tables of %d nodes", nranks);
+    post_receives();
+    if (self_rank != 0)
+        rt_print_set_sink(forward_output);     /* node 0 writes the output */
     atomic_store_explicit(&started, 1, memory_order_release);
     rt_futex_wake(&started, INT_MAX);
 
-    long idle = 0, sleep_ns = SLEEP_MIN_NS;
+    long idle = 0, sleep_ns = SLEEP_MIN_NS, doze_ns = SLEEP_MIN_NS;
     for (;;) {
         if (atomic_load_explicit(&end_requested, memory_order_acquire) == 2) {
+            /* No worker starts a poll any more; one in the middle of one
+             * ends it, unless it is the thread that asked (a handler's
+             * runtime error), which waits for us and calls MPI no more. */
+            atomic_store(&worker_polls_off, 1);
+            if (!asker_holds_progress)
+                progress_take();
             atomic_store(&end_requested, 3);
             finish(end_status, 1);
             atomic_store_explicit(&end_done, 1, memory_order_release);
@@ -1793,12 +2197,29 @@ static void *progress(void *unused)
         }
         if (GC_should_invoke_finalizers())     /* dead proxies: see the essay */
             GC_invoke_finalizers();
+        /* a worker that searches for work polls MPI itself, on the core
+         * that would run what arrives: this thread keeps out of its way */
+        if (rt_sched_spinning() && !atomic_load_explicit(&worker_polls_off, memory_order_relaxed) &&
+            atomic_load(&deferred_end) < 0 && !atomic_load(&deferred_deadlock)) {
+            doze(doze_ns);      /* until the last of them stops searching */
+            if (doze_ns < SLEEP_MAX_NS)
+                doze_ns *= 2;
+            continue;
+        }
+        doze_ns = SLEEP_MIN_NS;
+        progress_take();
+        int end = atomic_load(&deferred_end);
+        if (end >= 0)
+            begin_end(end);
+        if (atomic_load(&deferred_deadlock))
+            rt_sched_quiescent();
         int worked = flush_outgoing();
         worked |= poll_incoming();
         if (passive())      /* a deadlock report: every rank is idle then */
             poll_waiters_request();
         reap_sent();
         detect_termination();
+        progress_give();
         if (worked) {
             idle = 0;
             sleep_ns = SLEEP_MIN_NS;

@@ -107,7 +107,7 @@ MOS
 SPIN_TAG=$$.$(date +%s%N)
 export SPIN_TAG
 ours() {    # ours PID [RANK]: is PID a rank of this run (and that rank)?
-    env=$(tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null) || return 1
+    env=$(tr '\0' '\n' 2>/dev/null <"/proc/$1/environ") || return 1
     printf '%s\n' "$env" | grep -qx "SPIN_TAG=$SPIN_TAG" || return 1
     [ -z "${2:-}" ] || printf '%s\n' "$env" | grep -qx "OMPI_COMM_WORLD_RANK=$2"
 }
