@@ -79,7 +79,7 @@ EXTRA_DIST += bench/savina/erlang/startup.erl \
 
 .PHONY: bench bench-actors bench-remote bench-layouts bench-tune bench-frontend \
 	bench-generics bench-waiting bench-strings bench-maps bench-seq \
-	bench-completion bench-clean
+	bench-calls bench-completion bench-clean
 # One benchmark after the other, even under `make -j`: two at once would
 # share the cores and spoil both tables.
 bench: all
@@ -93,6 +93,7 @@ bench: all
 	$(MAKE) $(AM_MAKEFLAGS) bench-strings
 	$(MAKE) $(AM_MAKEFLAGS) bench-maps
 	$(MAKE) $(AM_MAKEFLAGS) bench-seq
+	$(MAKE) $(AM_MAKEFLAGS) bench-calls
 	$(MAKE) $(AM_MAKEFLAGS) bench-completion
 	$(SHELL) $(srcdir)/bench/run-distributed.sh ./mosaicc$(EXEEXT)
 
@@ -126,6 +127,9 @@ bench-maps: all
 bench-seq: all
 	$(SHELL) $(srcdir)/bench/run-seq.sh ./mosaicc$(EXEEXT)
 
+bench-calls: all
+	$(SHELL) $(srcdir)/bench/run-calls.sh ./mosaicc$(EXEEXT)
+
 bench-completion: all
 	$(SHELL) $(srcdir)/bench/run-completion.sh ./mosaic-lsp$(EXEEXT)
 
@@ -151,5 +155,7 @@ EXTRA_DIST += bench/run-seq.sh bench/seq/gen-large-c.sh \
 	bench/seq/sieve.mos bench/seq/sieve.c \
 	bench/seq/strings.mos bench/seq/strings.c \
 	bench/seq/richards.mos bench/seq/richards.c \
+	bench/seq/fib.mos bench/seq/fib.c \
 	bench/seq/hello.mos bench/seq/hello.c
 EXTRA_DIST += bench/run-completion.sh bench/completion/replay.py
+EXTRA_DIST += bench/run-calls.sh bench/calls/fib_costs.c

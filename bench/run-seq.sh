@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run-seq.sh — Mosaic's sequential code beside C: eight classic
+# bench/run-seq.sh — Mosaic's sequential code beside C: nine classic
 # single-threaded programs, then what every program pays whatever it does
 # (start-up, the size of the executable) and what the compiler costs on a
 # large program (DESIGN.md §5; `make bench` runs it).  The programs are
@@ -18,7 +18,9 @@
 #   strings        3,500,000 records formatted, joined, checksummed, split,
 #                  parsed and rebuilt;
 #   richards       Richards's scheduler benchmark, objects for tasks and
-#                  packets, the classic run 2,000 times.
+#                  packets, the classic run 2,000 times;
+#   fib            the doubly recursive Fibonacci function, fib(44): what
+#                  a call costs.
 #
 # Each size makes the C program take about a second on the 2-core machine
 # of bench/README.md (binarytrees 1.8 s: depth 17 takes 0.6 s); every
@@ -57,7 +59,7 @@
 #
 # Environment: BENCH_RUNS, BENCH_ONLY (rows and tables, of "nbody
 # spectralnorm fannkuchredux binarytrees mandelbrot sieve strings richards
-# startup size compile"), BENCH_QUICK=1 (about a tenth of the work of every
+# fib startup size compile"), BENCH_QUICK=1 (about a tenth of the work of every
 # program, of the start-up runs and of the lines), BENCH_STARTS (default
 # 200), BENCH_LINES (default 50000), BENCH_COMPILE_RUNS (default 1),
 # BENCH_TIMEOUT=s (one run; default 300), BENCH_CC (default cc).
@@ -71,7 +73,7 @@ src="$here/seq"
 MOSAICC=${1:-./mosaicc}
 RUNS=${BENCH_RUNS:-5}
 TIMEOUT=${BENCH_TIMEOUT:-300}
-BENCHMARKS="nbody spectralnorm fannkuchredux binarytrees mandelbrot sieve strings richards"
+BENCHMARKS="nbody spectralnorm fannkuchredux binarytrees mandelbrot sieve strings richards fib"
 ALL="$BENCHMARKS startup size compile"
 ONLY=${BENCH_ONLY:-$ALL}
 STARTS=${BENCH_STARTS:-200}
@@ -100,6 +102,7 @@ ARGS[mandelbrot]=3500;      QUICK_ARGS[mandelbrot]=1100
 ARGS[sieve]=25000000;       QUICK_ARGS[sieve]=2500000
 ARGS[strings]=3500000;      QUICK_ARGS[strings]=350000
 ARGS[richards]=2000;        QUICK_ARGS[richards]=200
+ARGS[fib]=44;               QUICK_ARGS[fib]=39
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   for b in $BENCHMARKS; do ARGS[$b]=${QUICK_ARGS[$b]}; done
   STARTS=$((STARTS / 10 > 0 ? STARTS / 10 : 1))

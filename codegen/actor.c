@@ -353,6 +353,7 @@ LLVMValueRef cg_get(CgFn *f, Expr *e)
                                                  : f->decl->name.text};
         VEC_PUSH(cg->wait_sites, site);
     }
+    f->waits = true;
     LLVMValueRef args[2] = {fut, where};
     LLVMValueRef bits = cg_call_rt(f, CG_RT_mos_future_get, args, 2, "got.bits");
     return cg_word_to_value(f, bits, e->type);

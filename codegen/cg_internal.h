@@ -176,7 +176,7 @@ typedef struct Cg {
     CgMap tbaa_fields;          /* FieldDecl * -> its access tag */
 
     unsigned attr_nounwind, attr_noreturn, attr_cold, attr_noinline,
-        attr_noalias, attr_nonnull;
+        attr_noalias, attr_nonnull, attr_alwaysinline;
 
     /* -g (debug.c, debug_types.c, frames.c); all NULL without it */
     LLVMDIBuilderRef dib;
@@ -208,6 +208,8 @@ typedef struct CgFn {
     VEC(CgLoop) loops;
     VEC(LLVMBasicBlockRef) cold;/* panic blocks, moved to the end */
     bool calls_user;            /* calls a user function: needs a stack check */
+    bool no_stack_check;        /* a rec_fn's inlined copy: its caller checks */
+    bool waits;                 /* has a `get` (its turn may be suspended) */
     LLVMValueRef vframe;        /* in a rec_fn: its virtual frame, an i64 */
     Loc loc;                    /* where "stack overflow" is reported */
     /* -g only */

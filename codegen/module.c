@@ -430,6 +430,7 @@ static void init_types(Cg *cg)
     cg->attr_noinline = attr_kind("noinline");
     cg->attr_noalias = attr_kind("noalias");
     cg->attr_nonnull = attr_kind("nonnull");
+    cg->attr_alwaysinline = attr_kind("alwaysinline");
 
     /* extern __thread char *mos_stack_limit (initial-exec: the runtime is
      * linked statically into the executable) */

@@ -84,7 +84,7 @@ void cg_fn_finish(CgFn *f, const Type *result)
     cg_debug_fields(f);
     cg_debug_prologue(f);   /* the stack check's panic has a location */
     cg_frame_push(f);
-    if (f->calls_user)
+    if (f->calls_user && !f->no_stack_check)
         cg_stack_check(f);
     else
         LLVMBuildBr(cg->b, f->body);
@@ -614,20 +614,18 @@ static void emit_call_of_body(Cg *cg, CgInst *in)
         LLVMBuildRet(cg->b, call);
 }
 
-/* def f(params): T { body }  — also methods, with `this` first; one
- * instance (reach.c) at a time. */
-void cg_emit_function(Cg *cg, CgInst *in)
+/* The body of instance in as function fn (its fn, or its rec_fn);
+ * returns whether it has a `get`. */
+static bool emit_body(Cg *cg, CgInst *in, LLVMValueRef fn, bool check_stack)
 {
     FuncDecl *fd = in->func;
     CgFn f;
     const char *dname = fd->owner
         ? arena_printf("%s.%s", fd->owner->name.text, fd->name.text)
         : fd->name.text;
-    LLVMValueRef fn = in->rec_fn ? in->rec_fn : in->fn;
-    if (in->rec_fn)
-        emit_call_of_body(cg, in);
     cg_fn_begin(&f, cg, fn, fd, fd->loc, dname);
     f.inst = in;
+    f.no_stack_check = !check_stack;
     unsigned n = 0;
     if (fd->owner)
         f.this_val = LLVMGetParam(fn, n++);
@@ -656,4 +654,76 @@ void cg_emit_function(Cg *cg, CgInst *in)
     if (!cg_terminated(&f) && fd->result_type->kind == TY_UNIT)
         cg_debug_loc(&f, fd->body->u.block.close);
     cg_fn_finish(&f, fd->result_type);
+    return f.waits;
+}
+
+/* Levels of a self recursion inlined (LANGUAGE.md §6 keeps "stack
+ * overflow"; bench/README.md, fib, measures why).  LLVM never inlines a
+ * function into itself, and gcc's inlining of a small recursive function
+ * into itself, some levels deep, is why gcc's fib is twice as fast as
+ * clang's.  So a small rec_fn gets copies of its body, `.rec.1`, `.rec.2`
+ * …, each always inlined: the rec_fn's self calls go to the first copy,
+ * each copy's to the next, the last one's back to the rec_fn.  After
+ * inlining, each real frame runs several levels of the recursion and
+ * checks the stack once (the copies have no check; their calls still
+ * lower the virtual frame, so an endless recursion still reaches the
+ * limit).  Not for a body with a `get`: a turn suspended there keeps its
+ * frames, and must be judged frame by frame (sched.c's rule that a turn
+ * may not wait with less than an eighth of its stack left).  Levels are
+ * added while the code they make stays within
+ * UNROLL_BUDGET instructions: a body of b instructions with s self calls
+ * costs b·(1 + s + … + s^k) for k levels. */
+#define UNROLL_BUDGET 3200
+#define UNROLL_MAX_LEVELS 8
+
+typedef VEC(LLVMValueRef) ValueVec;
+
+/* The calls of fn to callee, and how many instructions fn has. */
+static void calls_to(LLVMValueRef fn, LLVMValueRef callee, unsigned *ninstr, ValueVec *calls)
+{
+    *ninstr = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            ++*ninstr;
+            if (LLVMGetInstructionOpcode(i) == LLVMCall && LLVMGetCalledValue(i) == callee)
+                VEC_PUSH(*calls, i);
+        }
+}
+
+static void unroll_self_recursion(Cg *cg, CgInst *in)
+{
+    ValueVec calls = {0};
+    unsigned body = 0;
+    calls_to(in->rec_fn, in->rec_fn, &body, &calls);
+    size_t per_level = calls.len, copies = per_level, size = body;
+    for (int level = 1; level <= UNROLL_MAX_LEVELS && per_level; level++) {
+        size += (size_t)body * copies;
+        if (size > UNROLL_BUDGET)
+            break;
+        LLVMValueRef copy = LLVMAddFunction(cg->mod, arena_printf("%s.rec.%d", in->name, level),
+                                            in->rec_type);
+        LLVMSetLinkage(copy, LLVMInternalLinkage);
+        cg_add_defined_fn_attrs(cg, copy);
+        cg_add_fn_attr(cg, copy, cg->attr_alwaysinline);
+        emit_body(cg, in, copy, false);     /* its self calls: to the rec_fn */
+        for (size_t k = 0; k < calls.len; k++)
+            LLVMSetOperand(calls.items[k], (unsigned)LLVMGetNumOperands(calls.items[k]) - 1, copy);
+        calls.len = 0;
+        unsigned ignored;
+        calls_to(copy, in->rec_fn, &ignored, &calls);
+        copies *= per_level;
+    }
+}
+
+/* def f(params): T { body }  — also methods, with `this` first; one
+ * instance (reach.c) at a time. */
+void cg_emit_function(Cg *cg, CgInst *in)
+{
+    if (!in->rec_fn) {
+        emit_body(cg, in, in->fn, true);
+        return;
+    }
+    emit_call_of_body(cg, in);
+    if (!emit_body(cg, in, in->rec_fn, true))
+        unroll_self_recursion(cg, in);
 }
