@@ -71,10 +71,20 @@ static inline void rt_gc_poll(void)
 }
 
 /* The pause of a spin-wait: the core's hint that this is one (it saves
- * power, and a sibling hyperthread gets the pipeline). */
+ * power, and a sibling hyperthread gets the pipeline).  Under TSan, a
+ * system call instead: TSan delivers a signal to a thread only when the
+ * thread next enters a function it intercepts, and the collector stops
+ * the world with signals, so a thread that spins on pause instructions
+ * alone would keep every collection waiting ("Signals delivery fails
+ * constantly"). */
+#if defined(__SANITIZE_THREAD__)
+#include <sched.h>
+#endif
 static inline void rt_cpu_relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SANITIZE_THREAD__)
+    sched_yield();
+#elif defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");

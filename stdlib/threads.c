@@ -154,8 +154,20 @@ void rt_futex_wait(_Atomic uint32_t *word, uint32_t expected)
     /* EINTR (the collector's stop-the-world signal), EAGAIN (the word
      * already changed) and spurious returns all mean "look again", which
      * every caller does. */
+#if defined(__SANITIZE_THREAD__)
+    /* TSan holds back a signal that arrives in a system call it does not
+     * know, such as a futex wait, until the call returns: the collector's
+     * stop-the-world would wait for a parked thread for ever.  Under TSan
+     * a wait is a short sleep, which TSan knows, and the caller looks
+     * again. */
+    if (atomic_load_explicit(word, memory_order_acquire) == expected) {
+        struct timespec ts = { 0, 50000 };
+        nanosleep(&ts, NULL);
+    }
+#else
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL,
             NULL, 0);
+#endif
 }
 
 void rt_futex_wake(_Atomic uint32_t *word, int n)

@@ -1260,9 +1260,16 @@ static int64_t driver(void)
            ARGV("gc", "1000", "50000"), ENV("MOSAIC_THREADS=4"), 0,
            "gc: checked=58008 bad=0\n", "");
 
-    expect("handled messages are garbage: 256 MiB through one mailbox",
-           ARGV("retention", "4096"), NOENV, 0,
-           "retention: sum=512 heap bounded\n", "");
+    /* GC_DONT_GC=1 (the TSan run of .ci/run) leaves the collector off:
+     * nothing can be shown to be collected then */
+    if (getenv("GC_DONT_GC")) {
+        printf("ok %d - handled messages are garbage # SKIP GC_DONT_GC: the collector is off\n",
+               ++test_count);
+    } else {
+        expect("handled messages are garbage: 256 MiB through one mailbox",
+               ARGV("retention", "4096"), NOENV, 0,
+               "retention: sum=512 heap bounded\n", "");
+    }
 
     /* the message, then every waiter, main first, then by place */
 #define DL_MAIN "t.mos:3:3: runtime error: deadlock: main is waiting on a " \
