@@ -7,9 +7,11 @@ TextMate grammar must list exactly those in its "keywords" rules, Emacs's
 `mosaic-keywords' exactly those, Vim's keyword lines all of them (and
 otherwise only the built-in type names and the TODO markers).  The JSON
 files must be JSON, the grammar's literal rules must match every literal
-form of LANGUAGE.md §1, and, when vim and emacs are installed, each must
-load its files without error and highlight a sample as intended (skipped
-otherwise).
+form of LANGUAGE.md §1, VS Code's extension must start mosaic-lsp for
+Mosaic documents (extension.js run by node, when it is installed, with
+stand-ins for the modules VS Code gives it), and, when vim and emacs are
+installed, each must load its files without error and highlight a sample
+as intended (skipped otherwise).
 """
 import json
 import os
@@ -140,6 +142,81 @@ def vscode():
           and ["{", "}"] in conf["brackets"] and ["(", ")"] in conf["brackets"]
           and ["[", "]"] in conf["brackets"])
     check("VS Code's language configuration: comments and brackets", ok, conf)
+    vscode_server(pkg)
+
+
+# extension.js run by node against stand-ins for the two modules it
+# requires, `vscode` (its configuration answering with package.json's
+# defaults, or with a setting) and `vscode-languageclient/node` (a
+# LanguageClient that records what it is given): what it would start.
+VSCODE_RUN = r"""
+const Module = require('module');
+const [ext, setting] = process.argv.slice(1);  // node -e: no script name
+const defaults = JSON.parse(require('fs').readFileSync(require('path').join(ext, 'package.json')))
+    .contributes.configuration.properties;
+const out = { clients: [], warnings: [] };
+const vscode = {
+  workspace: { getConfiguration: (section) => ({
+    get: (key, fallback) => {
+      const full = section + '.' + key;
+      if (setting !== undefined) return setting;
+      return full in defaults ? defaults[full].default : fallback;
+    } }) },
+  window: { showWarningMessage: (m) => out.warnings.push(m) },
+};
+const lc = {
+  TransportKind: { stdio: 'stdio', ipc: 'ipc', pipe: 'pipe', socket: 'socket' },
+  LanguageClient: class {
+    constructor(id, name, server, client) {
+      this.record = { id, server, selector: client.documentSelector, started: false };
+      out.clients.push(this.record);
+    }
+    start() { this.record.started = true; return Promise.resolve(); }
+    stop() { return Promise.resolve(); }
+  },
+};
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  if (request === 'vscode') return vscode;
+  if (request === 'vscode-languageclient/node') return lc;
+  return load.apply(this, arguments);
+};
+require(require('path').join(ext, 'extension.js')).activate({ extensionPath: ext, subscriptions: [] });
+console.log(JSON.stringify(out));
+"""
+
+
+def vscode_server(pkg):
+    desc = "VS Code's extension starts on a .mos file (activationEvents onLanguage:mosaic)"
+    check(desc, "onLanguage:mosaic" in pkg.get("activationEvents", []) and
+          "vscode-languageclient" in pkg.get("dependencies", {}), pkg.get("activationEvents"))
+    desc = ("extension.js starts mosaic-lsp over stdio for mosaic documents, "
+            "the one mosaic.server.path names, none when it is empty")
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        check(desc, True, skip="node is not installed")
+        return
+    runs = {}
+    for name, args in [("default", []), ("path", ["/opt/mosaic/bin/mosaic-lsp"]), ("off", [""])]:
+        p = subprocess.run([node, "-e", VSCODE_RUN, os.path.join(ED, "vscode")] + args,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        try:
+            runs[name] = json.loads(p.stdout)
+        except ValueError:
+            runs[name] = {"error": p.stderr.decode(errors="replace")[-800:]}
+
+    def started(run, command):
+        clients = run.get("clients", [])
+        if len(clients) != 1:
+            return False
+        c = clients[0]
+        return (c["started"] and c["selector"] == [{"scheme": "file", "language": "mosaic"}]
+                and all(c["server"].get(mode) == {"command": command, "transport": "stdio"}
+                        for mode in ("run", "debug")))
+    ok = (started(runs["default"], "mosaic-lsp")
+          and started(runs["path"], "/opt/mosaic/bin/mosaic-lsp")
+          and runs["off"] == {"clients": [], "warnings": []})
+    check(desc, ok, json.dumps(runs, indent=1))
 
 
 def vim_words(keywords):
