@@ -30,10 +30,11 @@ DRIVER_TESTS = tests/driver/output_failures.sh tests/driver/outputs.sh \
 	tests/driver/modes.sh tests/driver/habits.sh tests/driver/reference.sh
 DRIVER_TESTS += tests/driver/gdb.sh tests/driver/backtrace.sh
 DRIVER_TESTS += tests/driver/distributed.sh
-# docs/editors.md's Vim and Neovim setups, run as written in the
+# docs/editors.md's Vim, Neovim and Emacs setups, run as written in the
 # editors (each skipped when its editor is not installed)
-DRIVER_TESTS += tests/driver/editors_vim.sh tests/driver/editors_neovim.sh
-EXTRA_DIST += tests/driver/editors_doc.sh
+DRIVER_TESTS += tests/driver/editors_vim.sh tests/driver/editors_neovim.sh \
+	tests/driver/editors_emacs.sh
+EXTRA_DIST += tests/driver/editors_doc.sh tests/driver/editors_emacs.el
 
 TESTS += $(MOS_TESTS) $(DRIVER_TESTS)
 EXTRA_DIST += tests/run-test.sh tests/driver/tap.sh $(MOS_TESTS) $(DRIVER_TESTS)

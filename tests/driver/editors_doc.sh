@@ -1,5 +1,5 @@
 # tests/driver/editors_doc.sh — what the editor tests (editors_vim.sh,
-# editors_neovim.sh) share (sourced after tap.sh, never
+# editors_neovim.sh, editors_emacs.sh) share (sourced after tap.sh, never
 # run): the setup a user copies out of docs/editors.md, a private tmux
 # server, and waiting for a condition without ever hanging.
 
