@@ -11,9 +11,10 @@
  *     in an operator);
  *   - spacing within a line: one space after `,`, `;` and `:`, around
  *     `=`, the compound assignments, `==`, `!=`, `*`, `/`, `%`, `&`, `|`,
- *     `^`, between words, before `{` and around `}`; none inside `( )`
- *     and `[ ]`, around `.` and `!`, before
- *     `,`, `;`, `:` and a call's `(` or an index's `[`;
+ *     `^`, between words, before `{` and around `}`, around a block
+ *     comment; none inside `( )` and `[ ]`, around `.` and `!`, before
+ *     `,`, `;`, `)` and `]` (after a block comment too), `:` and a
+ *     call's `(` or an index's `[`;
  *   - blank lines: at most one in a row, none at the start or end; no
  *     trailing blanks after code; one newline at the end.
  *
@@ -193,8 +194,10 @@ static const char *const touchy_ops[] = {"<", ">", "<=", ">=", "<<", ">>", "+", 
 static bool space_between(const Tok *a, const Tok *b)
 {
     bool was = b->space_before;
-    if (b->kind == T_LINE_COMMENT || b->kind == T_BLOCK_COMMENT || a->kind == T_BLOCK_COMMENT)
+    if (b->kind == T_LINE_COMMENT || b->kind == T_BLOCK_COMMENT)
         return true;
+    if (a->kind == T_BLOCK_COMMENT)     /* a comma or closer sticks to it, as to code */
+        return !is(b, ",") && !is(b, ";") && !is(b, ")") && !is(b, "]");
     if (one_of(a, touchy_ops, N(touchy_ops)) || one_of(b, touchy_ops, N(touchy_ops)))
         return was;
     if (is(a, "(") || is(a, "[") || is(b, ")") || is(b, "]") || is(b, ",") || is(b, ";") ||

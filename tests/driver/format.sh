@@ -52,10 +52,10 @@ done
 [ -z "$bad" ]
 check "the examples are in the canonical layout$bad" $?
 
-printf 'class A {\n    var x:int=0\n  def f( k:int ):int {return k*2}\n}\n\n\n\ndef main() {\n  let a=new A\n  println(a.f(1)+ a.x)   // two\n}\n\n' >"$tmp/ugly.mos"
-printf 'class A {\n  var x: int = 0\n  def f(k: int): int { return k * 2 }\n}\n\ndef main() {\n  let a = new A\n  println(a.f(1)+ a.x)   // two\n}\n' >"$tmp/pretty.mos"
+printf 'class A {\n    var x:int=0\n  def f( k:int ):int {return k*2}\n}\n\n\n\ndef main() {\n  let a=new A\n  println(a.f(1)+ a.x)   // two\n  println(a.f(1 /* k */ ) , a.x)\n}\n\n' >"$tmp/ugly.mos"
+printf 'class A {\n  var x: int = 0\n  def f(k: int): int { return k * 2 }\n}\n\ndef main() {\n  let a = new A\n  println(a.f(1)+ a.x)   // two\n  println(a.f(1 /* k */), a.x)\n}\n' >"$tmp/pretty.mos"
 "$mosaicc" --format "$tmp/ugly.mos" | cmp -s - "$tmp/pretty.mos"
-check "indentation, spacing, blank lines; a space kept where it could matter; comments kept" $?
+check "indentation, spacing, blank lines; a space kept where it could matter; comments kept, a comma or closer after one tight" $?
 
 "$mosaicc" --format --check "$tmp/ugly.mos" >"$tmp/out" 2>"$tmp/err"
 st=$?
