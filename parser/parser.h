@@ -17,5 +17,8 @@ Program *parse_program(uint32_t file);
 /* The canonical layout of a file's text (parser/format.c), which must
  * parse: a malloc'd string of *out_len bytes. */
 char *fmt_source(const char *text, size_t len, size_t *out_len);
+/* The same with lines of code broken past `width` columns instead of the
+ * canonical 100: for the tests, which narrow it to break nearly every list. */
+char *fmt_source_width(const char *text, size_t len, int width, size_t *out_len);
 
 #endif

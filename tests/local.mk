@@ -46,6 +46,14 @@ EXTRA_DIST += $(wildcard $(srcdir)/tests/driver/draw/*.mos $(srcdir)/tests/drive
 DRIVER_TESTS += tests/driver/explain.sh tests/driver/layouts_report.sh tests/driver/layout_file.sh tests/driver/tune.sh tests/driver/draw.sh tests/driver/format.sh \
 	tests/driver/reference_diagnostic.sh
 
+# mosaicc --format's line breaking (tests/driver/format.sh): golden files,
+# and every program of the tree formatted narrow by tests/format/narrow.
+check_PROGRAMS += tests/format/narrow
+tests_format_narrow_SOURCES = tests/format/narrow.c lexer/scan.l lexer/lexer.h \
+	parser/parse.y parser/parser.h parser/ast.c parser/ast.h parser/ast_print.c \
+	parser/format.c support/diag.c support/diag_json.c support/arena.c
+EXTRA_DIST += $(wildcard $(srcdir)/tests/format/*.mos)
+
 # ---- unit tests -------------------------------------------------------------
 
 check_PROGRAMS += tests/unit/test_diag

@@ -4,11 +4,15 @@
 # the formatted text parses to the very same tree (--dump-ast); every test
 # program that formatting changes still passes its own test, formatted;
 # --format --check; the project's examples are in the canonical layout; and
-# a file that does not parse, or is missing, is refused.
+# a file that does not parse, or is missing, is refused.  Long lines: the
+# golden files of tests/format (NAME.mos formats to NAME.expected, which
+# formatting leaves as it is), and every program of the tree formatted at
+# narrow widths by tests/format/narrow, so that nearly every list is broken,
+# still parses to its own tree and is a fixed point.
 . "$(dirname "$0")/tap.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 case $mosaicc in /*) ;; *) mosaicc=$(pwd)/$mosaicc ;; esac
-echo "1..7"
+echo "1..10"
 
 nprog=0 bad=""
 changed=""
@@ -75,4 +79,38 @@ check "a file that does not parse is not formatted: its syntax errors, status 1 
 st=$?
 [ $st -eq 2 ] && grep -q "cannot read" "$tmp/err"
 check "a missing file: status 2 (got $st)" $?
+
+# golden files: a long call, a nested one, a long signature, long literals,
+# comments in and after a broken call, lines that cannot be broken
+bad="" ngolden=0
+for f in "$src"/tests/format/*.mos; do
+    want=${f%.mos}.expected
+    ngolden=$((ngolden + 1))
+    "$mosaicc" --format "$f" >"$tmp/got" 2>/dev/null && cmp -s "$tmp/got" "$want" ||
+        { bad="$bad $(basename "$f")"; diff "$want" "$tmp/got" | sed 's/^/# /' | head -20; }
+done
+[ "$ngolden" -ge 6 ] && [ -z "$bad" ]
+check "long lines broken at their lists as tests/format/*.expected show$bad" $?
+
+bad=""
+for f in "$src"/tests/format/*.expected; do
+    cp "$f" "$tmp/golden.mos"
+    "$mosaicc" --format --check "$tmp/golden.mos" >/dev/null 2>&1 &&
+        "$mosaicc" --dump-ast "$tmp/golden.mos" >"$tmp/a2" 2>/dev/null &&
+        "$mosaicc" --dump-ast "${f%.expected}.mos" >"$tmp/a1" 2>/dev/null &&
+        cmp -s "$tmp/a1" "$tmp/a2" || bad="$bad $(basename "$f")"
+done
+[ -z "$bad" ]
+check "a line broken so stays as it is, and the broken program has the tree of the long one$bad" $?
+
+narrow=$(dirname "$mosaicc")/tests/format/narrow
+progs=$(cd "$src" && find tests examples bench -name '*.mos' | sort)
+bad=""
+for width in 60 30 12; do
+    (cd "$src" && "$narrow" "$width" $progs) >"$tmp/narrow" 2>"$tmp/narrow.err" ||
+        bad="$bad $(tr '\n' ' ' <"$tmp/narrow")"
+    sed 's/^/# /' "$tmp/narrow.err"
+done
+[ -z "$bad" ]
+check "at widths 60, 30 and 12, every program formatted parses to its own tree and formats to itself$bad" $?
 exit $failed
