@@ -52,7 +52,7 @@ check_PROGRAMS += tests/format/narrow
 tests_format_narrow_SOURCES = tests/format/narrow.c lexer/scan.l lexer/lexer.h \
 	parser/parse.y parser/parser.h parser/ast.c parser/ast.h parser/ast_print.c \
 	parser/format.c support/diag.c support/diag_json.c support/arena.c
-EXTRA_DIST += $(wildcard $(srcdir)/tests/format/*.mos)
+EXTRA_DIST += $(wildcard $(srcdir)/tests/format/*.mos $(srcdir)/tests/format/*.expected)
 
 # ---- unit tests -------------------------------------------------------------
 
