@@ -86,9 +86,23 @@ EXTRA_DIST += tests/diff/gen.awk
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/mosaic.dict \
 	$(wildcard $(srcdir)/tests/fuzz/corpus/*.mos $(srcdir)/tests/fuzz/crashes/*.mos)
 
-# `make fuzz`: the libFuzzer target (clang), then a run of FUZZ_SECONDS.
+# The differential fuzzer (tests/fuzz/gen.py makes programs,
+# tests/fuzz/differential.py runs each in every variant): a short seeded
+# run in make check, a longer one in make fuzz.
+DRIVER_TESTS += tests/driver/fuzz_differential.sh
+EXTRA_DIST += tests/fuzz/gen.py tests/fuzz/differential.py
+
+# `make fuzz`: the libFuzzer target (clang) for FUZZ_SECONDS, then the
+# differential fuzzer for FUZZ_SECONDS, then its mutation mode (the front
+# end on broken programs) for FUZZ_SECONDS; each alone is `make
+# fuzz-frontend`, `make fuzz-differential`, `make fuzz-mutate`.  The
+# differential runs start at seed FUZZ_SEED (default: the time, so that
+# every run tries new programs; each finding names its seed for a replay).
+# Findings land in tests/fuzz/found/ in the build tree.
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
+FUZZ_SEED =
+FUZZ_PY = python3
 FUZZ_C_FILES = $(srcdir)/tests/fuzz/frontend.c lexer/scan.c parser/parse.c \
 	$(filter %.c,$(addprefix $(srcdir)/,$(filter-out lexer/% parser/parse.y,$(FUZZ_FRONTEND))))
 tests/fuzz/fuzz-frontend: $(FUZZ_C_FILES)
@@ -96,9 +110,20 @@ tests/fuzz/fuzz-frontend: $(FUZZ_C_FILES)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -DMOS_LIBFUZZER \
 	    -I$(builddir) -I$(srcdir) -I$(builddir)/lexer -I$(srcdir)/lexer \
 	    -o $@ $(FUZZ_C_FILES)
-.PHONY: fuzz
-fuzz: tests/fuzz/fuzz-frontend
+.PHONY: fuzz fuzz-frontend fuzz-differential fuzz-mutate
+fuzz: fuzz-frontend fuzz-differential fuzz-mutate
+fuzz-frontend: tests/fuzz/fuzz-frontend
 	$(MKDIR_P) tests/fuzz/found
 	tests/fuzz/fuzz-frontend -max_total_time=$(FUZZ_SECONDS) -dict=$(srcdir)/tests/fuzz/mosaic.dict \
 	    -artifact_prefix=tests/fuzz/found/ tests/fuzz/found $(srcdir)/tests/fuzz/corpus
+fuzz-differential: mosaicc$(EXEEXT)
+	$(MKDIR_P) tests/fuzz/found
+	seed='$(FUZZ_SEED)'; [ -n "$$seed" ] || seed=$$(date +%s); \
+	$(FUZZ_PY) $(srcdir)/tests/fuzz/differential.py --mosaicc ./mosaicc$(EXEEXT) \
+	    --seed $$seed --seconds $(FUZZ_SECONDS) --findings tests/fuzz/found/differential
+fuzz-mutate: mosaicc$(EXEEXT)
+	$(MKDIR_P) tests/fuzz/found
+	seed='$(FUZZ_SEED)'; [ -n "$$seed" ] || seed=$$(date +%s); \
+	$(FUZZ_PY) $(srcdir)/tests/fuzz/differential.py --mosaicc ./mosaicc$(EXEEXT) --mutate \
+	    --seed $$seed --seconds $(FUZZ_SECONDS) --findings tests/fuzz/found/mutants
 CLEANFILES += tests/fuzz/fuzz-frontend
