@@ -463,7 +463,6 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
     a->addr = NULL;
     a->remote_node = NULL;
 
-    count_remote_ref(f, a, pool ? pool : a->base, EFF_READ);
     LLVMValueRef args[6];
     LLVMValueRef bits;
     if (pool) {
@@ -475,6 +474,9 @@ LLVMValueRef cg_access_load(CgFn *f, CgAccess *a, const char *name)
         args[4] = cg_where(cg, a->loc);
         bits = cg_call_rt(f, CG_RT_mos_remote_load, args, 5, "remote.bits");
     }
+    /* counted once it happened, as on the local path, which checks first:
+     * an access that fails its check on the owner is not counted */
+    count_remote_ref(f, a, pool ? pool : a->base, EFF_READ);
     LLVMValueRef v = cg_far_end(f, &far, cg_word_to_value(f, bits, a->type), name);
     a->checked = was_checked;   /* the local path's checks are its own */
     return v;
@@ -497,7 +499,6 @@ void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
     a->addr = NULL;
     a->remote_node = NULL;
 
-    count_remote_ref(f, a, pool ? pool : a->base, EFF_WRITE);
     LLVMValueRef args[7];
     if (pool) {
         pool_target(f, a, pool, args);
@@ -510,6 +511,7 @@ void cg_access_store(CgFn *f, CgAccess *a, LLVMValueRef value)
         args[5] = cg_where(cg, a->loc);
         cg_call_rt(f, CG_RT_mos_remote_store, args, 6, "");
     }
+    count_remote_ref(f, a, pool ? pool : a->base, EFF_WRITE);     /* once it happened */
     cg_far_end(f, &far, NULL, "");
     a->checked = was_checked;
 }
