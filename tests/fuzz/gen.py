@@ -73,10 +73,6 @@ KNOWN_BUGS = {
     'here-in-type-argument': 'in a top-level function, a send to a generic actor whose type '
                              'argument holds `here` (new K[[int]]<node(1)>(xs)) takes that `here` '
                              'for the receiver\'s (E0300)',
-    'count-remote-failed-access': 'under mpirun, --count-remote counts a remote access that fails its '
-                                  'check (index out of bounds), which MOSAIC_NODES does not: the '
-                                  'reports of a program that ends in a runtime error differ (§10); '
-                                  'differential.py then does not compare them',
 }
 
 ALL_PARTS = ('compute', 'pool', 'graph', 'places', 'actors', 'generic',
