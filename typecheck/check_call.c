@@ -228,7 +228,7 @@ FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
                                 !(c->cls && tc_find_field(c->cls, a->u.name.text)));
             if (other_place) {
                 diag_error(a->loc, DIAG_E0401, "expected a pool of '%s', found the place '%s', "
-                           "which is not a pool", want->cls->name.text,
+                           "which is not a pool", ty_name(tc_pool_elem_type(want)),
                            a->kind == EX_HERE ? "here" : a->u.name.text);
                 diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
                 a->type = ty_error;
@@ -237,18 +237,23 @@ FuncDecl *tc_check_args(Checker *c, FuncDecl *f, ExprVec *args, Loc call_loc,
                 continue;
             }
             got[i] = tc_expr(c, a, NULL);
-            if (got[i]->kind == TY_POOL && got[i]->cls == want->cls) {
-                /* the pool, and its objects' other places */
+            bool fits = got[i]->kind == TY_POOL &&
+                        (got[i]->cls == want->cls ||
+                         (want->ntargs && tc_is_instance_of(got[i]->cls, want->cls)));
+            if (fits) {
+                /* the pool, its objects' type arguments and other places */
                 tc_subst_add(s, want->places[0], got[i]->places[0]);
+                tc_infer_type_args(generic, tc_param_type(p), got[i], s);
                 Type *theirs = tc_pool_elem_type(got[i]);
                 Type *ours = tc_pool_elem_type(want);
                 for (uint32_t k = 1; k < ours->nplaces && k < theirs->nplaces; k++)
                     tc_subst_add(s, ours->places[k], theirs->places[k]);
             } else if (got[i]->kind != TY_ERROR) {
                 diag_error(args->items[i]->loc, DIAG_E0401, "expected a pool of '%s', found "
-                           "%s", want->cls->name.text,
+                           "%s", ty_name(tc_pool_elem_type(want)),
                            got[i]->kind == TY_POOL
-                               ? arena_printf("a pool of '%s'", got[i]->cls->name.text)
+                               ? arena_printf("a pool of '%s'",
+                                              ty_name(tc_pool_elem_type(got[i])))
                                : arena_printf("'%s'", ty_name(got[i])));
                 diag_note(p->name.loc, "parameter '%s' declared here", p->name.text);
                 tc_subst_add(s, want->places[0], tc_place_unknown());
@@ -881,8 +886,11 @@ Type *tc_send(Checker *c, Expr *e)
     if (!f)
         return ty_error;
     e->u.method_call.func = f;
-    /* read from the receiver's point of view: its here is its home */
-    Subst *s = tc_subst_receiver(t, ty_home(t));
+    /* read from the receiver's point of view.  An actor's code names its
+     * own node by its home parameter (tc_here), never by `here`: a `here`
+     * in its signature came in with a type argument (`new K[[int]]<node(1)>`
+     * in a function) and is the sender's, so it stays the sender's. */
+    Subst *s = tc_subst_receiver(t, tc_here(c));
     e->u.method_call.subst = s;
     f = tc_check_args(c, f, args, e->loc, arena_printf("method '%s'", m.text), s);
     e->u.method_call.func = f;
@@ -963,8 +971,10 @@ Type *tc_new(Checker *c, Expr *e)
     e->u.new_obj.cls = k;
     /* init reads its signature from the new object's point of view; a
      * passive init runs as part of `new`, on the creator's node, an
-     * actor's as its first message, at its home */
-    Subst *s = tc_subst_receiver(t, k->is_active ? ty_home(t) : tc_here(c));
+     * actor's as its first message, at its home — which its code names by
+     * its home parameter, so that a `here` there is the creator's, come in
+     * with a type argument, as for a send (tc_send) */
+    Subst *s = tc_subst_receiver(t, tc_here(c));
     e->u.new_obj.subst = s;
     if (k->init) {
         tc_check_args(c, k->init, args, e->loc,

@@ -304,15 +304,25 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
 
 /* The class of a `pool C` or `pool C[T, ...]` parameter's objects (an
  * instance for a generic class: E0104 as for any use of it), or NULL. */
-ClassDecl *tc_pool_param_class(Checker *c, TypeExpr *te, bool report)
+/* The objects' class of a `pool C` parameter (te a TE_POOL) as a class
+ * type: C, the instance `pool C[int]` names, or, in generic code, the
+ * generic applied to arguments that mention a type parameter
+ * (`pool Cell[T]`); NULL if unknown or wrong. */
+static Type *pool_param_class_type(Checker *c, TypeExpr *te, bool report)
 {
     TopEntry *top = tc_top(c, te->name.text);
     if (!top || !top->cls)
         return NULL;
     if (!te->has_targs && !tc_is_generic_class(top->cls))
-        return top->cls;
+        return ty_class(top->cls, NULL, 0);
     Type *t = resolve_generic(c, top->cls, te, report);
-    return t->kind == TY_CLASS ? t->cls : NULL;
+    return t->kind == TY_CLASS ? t : NULL;
+}
+
+ClassDecl *tc_pool_param_class(Checker *c, TypeExpr *te, bool report)
+{
+    Type *t = pool_param_class_type(c, te, report);
+    return t ? t->cls : NULL;
 }
 
 // type = "Map" "<" type "," type ">" [ "<" place ">" ]
@@ -390,8 +400,8 @@ Type *tc_resolve_type(Checker *c, TypeExpr *te, bool report)
                            "pools cannot be stored or returned", te->name.text);
             t = ty_error;
         } else if (top && top->cls) {
-            ClassDecl *k = tc_pool_param_class(c, te, report);
-            t = k ? ty_pool(k, tc_place_unknown()) : ty_error;
+            Type *k = pool_param_class_type(c, te, report);
+            t = k ? ty_pool_applied(k->cls, tc_place_unknown(), k->targs, k->ntargs) : ty_error;
         } else {
             if (report) {
                 diag_error(te->name.loc, DIAG_E0101, "unknown class '%s'", te->name.text);

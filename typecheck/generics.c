@@ -436,6 +436,7 @@ void tc_infer_type_args(const Generic *g, const Type *want, Type *got, Subst *s)
         tc_infer_type_args(g, want->elem, got->elem, s);
         break;
     case TY_CLASS:
+    case TY_POOL:       /* `pool Cell[T]` given a pool of Cell[int] */
         if (!want->ntargs)
             break;
         if (got->ntargs && got->cls == want->cls) {
@@ -465,6 +466,7 @@ bool tc_mentions_unbound(const Generic *g, const Type *t, const Subst *s)
     case TY_MAP:
         return tc_mentions_unbound(g, t->key, s) || tc_mentions_unbound(g, t->elem, s);
     case TY_CLASS:
+    case TY_POOL:
         for (uint32_t i = 0; i < t->ntargs; i++)
             if (tc_mentions_unbound(g, t->targs[i], s))
                 return true;

@@ -76,7 +76,7 @@ Type *tc_pool_elem_type(const Type *pool_type)
     for (uint32_t i = 1; i < n; i++)
         ps[i] = at->tag == PL_PARAM && at->func ? tc_place_func_param(at->func, at->index + (int)i)
                                                 : tc_place_unknown();
-    return ty_class(cls, ps, n);
+    return ty_class_applied(cls, ps, n, pool_type->targs, pool_type->ntargs);
 }
 
 uint64_t tc_field_size(const FieldDecl *fd)

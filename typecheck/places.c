@@ -281,6 +281,16 @@ Type *tc_subst_type(const Subst *s, Type *t)
         ClassDecl *generic = inst ? t->cls->generic->of->cls : t->cls;
         return tc_generic_apply(generic, u->places, u->nplaces, args, n, u);
     }
+    case TY_POOL: {
+        /* `pool Cell[T]` with T known: a pool of the instance.  Its place
+         * stays: a pool parameter's place is bound by the call itself. */
+        if (t->ntargs == 0)
+            return t;
+        Type *k = tc_subst_type(s, ty_class_applied(t->cls, NULL, 0, t->targs, t->ntargs));
+        if (k->kind == TY_ERROR)
+            return ty_error;
+        return ty_pool_applied(k->cls, t->places[0], k->targs, k->ntargs);
+    }
     case TY_ARRAY: {
         Type *elem = tc_subst_type(s, t->elem);
         Place *p = tc_subst_place(s, t->places[0]);

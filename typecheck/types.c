@@ -98,6 +98,7 @@ bool ty_is_open(const Type *t)
     case TY_PARAM:
         return true;
     case TY_CLASS:
+    case TY_POOL:
         return t->ntargs > 0;   /* only generic code applies a class to a parameter */
     case TY_ARRAY:
     case TY_FUT:
@@ -141,6 +142,14 @@ Place *ty_home(const Type *t)
 Type *ty_fut(Type *elem) { return make(TY_FUT, NULL, elem); }
 Type *ty_pool(ClassDecl *cls, Place *at) { return with_home(make(TY_POOL, cls, NULL), at); }
 
+Type *ty_pool_applied(ClassDecl *cls, Place *at, Type **targs, uint32_t ntargs)
+{
+    Type *t = ty_pool(cls, at);
+    t->targs = targs;
+    t->ntargs = ntargs;
+    return t;
+}
+
 /* `places`: compare places too (ty_equal) or not (ty_same_shape). */
 static bool same(const Type *a, const Type *b, bool places)
 {
@@ -156,6 +165,7 @@ static bool same(const Type *a, const Type *b, bool places)
         return false;
     }
     switch (a->kind) {
+    case TY_POOL:
     case TY_CLASS:
         if (!places && a->cls != b->cls && tc_is_instance_class(a->cls) &&
             tc_is_instance_class(b->cls) && a->cls->generic->of == b->cls->generic->of) {
@@ -172,8 +182,6 @@ static bool same(const Type *a, const Type *b, bool places)
             if (!same(a->targs[i], b->targs[i], places))
                 return false;
         return true;
-    case TY_POOL:
-        return a->cls == b->cls;
     case TY_PARAM:
         return false;   /* one object per parameter: a == b was tested */
     case TY_ARRAY:
@@ -240,6 +248,26 @@ static const char *place_list(const Type *t, bool places)
 const char *ty_name(const Type *t) { return name(t, false); }
 const char *ty_show(const Type *t) { return name(t, true); }
 
+/* The class of a class or pool type with its type arguments: a generic
+ * applied in generic code, or an instance, shows the generic's name and
+ * the arguments, written as the rest of the type is. */
+static const char *class_with_args(const Type *t, bool places)
+{
+    ClassDecl *k = t->cls;
+    Type *const *targs = t->targs;
+    uint32_t n = t->ntargs;
+    if (k && k->generic && k->generic->of) {
+        targs = k->generic->args;
+        n = k->generic->nargs;
+        k = k->generic->of->cls;
+    }
+    const char *args = "";
+    for (uint32_t i = 0; i < n; i++)
+        args = arena_printf("%s%s%s", args, i ? ", " : "[", name(targs[i], places));
+    return arena_printf("%s%s%s", k && k->name.text ? k->name.text : "<class>", args,
+                        n ? "]" : "");
+}
+
 static const char *name(const Type *t, bool places)
 {
     if (!t)
@@ -252,23 +280,8 @@ static const char *name(const Type *t, bool places)
     case TY_BOOL:   return "bool";
     case TY_STRING: return "string";
     case TY_NULL:   return "null";
-    case TY_CLASS: {
-        /* a generic applied in generic code, or an instance: the generic's
-         * name and the arguments, shown as the rest of the type is */
-        ClassDecl *k = t->cls;
-        Type *const *targs = t->targs;
-        uint32_t n = t->ntargs;
-        if (k && k->generic && k->generic->of) {
-            targs = k->generic->args;
-            n = k->generic->nargs;
-            k = k->generic->of->cls;
-        }
-        const char *args = "";
-        for (uint32_t i = 0; i < n; i++)
-            args = arena_printf("%s%s%s", args, i ? ", " : "[", name(targs[i], places));
-        return arena_printf("%s%s%s%s", k && k->name.text ? k->name.text : "<class>", args,
-                            n ? "]" : "", place_list(t, places));
-    }
+    case TY_CLASS:
+        return arena_printf("%s%s", class_with_args(t, places), place_list(t, places));
     case TY_PARAM:  return t->param_name;
     case TY_ARRAY:
         return arena_printf("[%s]%s", name(t->elem, places), place_list(t, places));
@@ -277,8 +290,7 @@ static const char *name(const Type *t, bool places)
         return arena_printf("Map<%s, %s>%s", name(t->key, places), name(t->elem, places),
                             place_list(t, places));
     case TY_POOL:
-        return arena_printf("pool %s",
-                            t->cls && t->cls->name.text ? t->cls->name.text : "<class>");
+        return arena_printf("pool %s", class_with_args(t, places));
     }
     return "<error>";
 }

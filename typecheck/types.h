@@ -50,11 +50,12 @@ struct Type {
                            first); TY_ARRAY, TY_MAP: places[0], where it lives;
                            TY_POOL: places[0], the pool itself */
     uint32_t nplaces;
-    Type **targs;       /* TY_CLASS of a generic class inside generic code,
-                           where some argument is a type parameter
-                           (`Node[T]`): the type arguments; NULL for every
-                           other class type (an instance such as
-                           `Node[int]` is a class of its own, generics.h) */
+    Type **targs;       /* TY_CLASS or TY_POOL of a generic class inside
+                           generic code, where some argument is a type
+                           parameter (`Node[T]`, `pool Cell[T]`): the type
+                           arguments; NULL for every other class or pool
+                           type (an instance such as `Node[int]` is a class
+                           of its own, generics.h) */
     uint32_t ntargs;
     const char *param_name; /* TY_PARAM: as written */
     Generic *param_of;  /* TY_PARAM: the generic declaration it belongs to */
@@ -78,6 +79,9 @@ Type *ty_map(Type *key, Type *value, Place *place);
 bool ty_is_map_key(const Type *t);
 /* A pool of cls that is the place `at` (a pool or a `pool C` parameter). */
 Type *ty_pool(ClassDecl *cls, Place *at);
+/* A pool of a generic class applied to arguments among which is a type
+ * parameter (`pool Cell[T]`, in generic code). */
+Type *ty_pool_applied(ClassDecl *cls, Place *at, Type **targs, uint32_t ntargs);
 
 /* Same type (structurally, places included). */
 bool ty_equal(const Type *a, const Type *b);

@@ -192,6 +192,19 @@ static void mark_called(Walk *w, const FuncDecl *f)
         w->called[at - w->funcs] = true;
 }
 
+/* `new C<p>` with p a `pool C` parameter uses p, as a place. */
+static void mark_pool_places_used(Walk *w, const TypeExpr *te)
+{
+    for (size_t k = 0; te && k < te->places.len; k++) {
+        const Place *at = te->places.items[k]->resolved;
+        for (size_t i = 0; at && i < w->fn->params.len; i++) {
+            const Sym *s = w->fn->params.items[i]->sym;
+            if (tc_place_pool_param((FuncDecl *)w->fn, i) == at && in_range(w, s))
+                w->read[s->slot] = true;
+        }
+    }
+}
+
 static bool walk_expr(AstWalk *aw, Expr *e)
 {
     Walk *w = aw->ctx;
@@ -199,6 +212,9 @@ static bool walk_expr(AstWalk *aw, Expr *e)
     case EX_NAME:
         if (is_local(e) && in_range(w, e->u.name.sym))
             w->read[e->u.name.sym->slot] = true;
+        break;
+    case EX_NEW:
+        mark_pool_places_used(w, e->u.new_obj.class_type);
         break;
     case EX_CALL:
         if (e->u.call.res == RES_FUNC && e->u.call.func != w->fn)

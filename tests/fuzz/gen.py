@@ -68,11 +68,6 @@ MAPS = ('Map<string, int>', 'Map<int, int>', 'Map<int, string>')
 # of unless told otherwise (--known-bugs include); remove an entry once its
 # bug is fixed.  Reproducers: see tests/fuzz/README.md.
 KNOWN_BUGS = {
-    'generic-pool-param': 'a generic function over `pool C[T]` cannot be called: T is not '
-                          'inferred from the pool argument (E0401, E0104)',
-    'here-in-type-argument': 'in a top-level function, a send to a generic actor whose type '
-                             'argument holds `here` (new K[[int]]<node(1)>(xs)) takes that `here` '
-                             'for the receiver\'s (E0300)',
 }
 
 ALL_PARTS = ('compute', 'pool', 'graph', 'places', 'actors', 'generic',
@@ -1296,13 +1291,8 @@ class Gen:
         et = self.pick((INT, STRING) + ((FLOAT,) if self.o.floats else ()))
         cells = self.fresh('cells')
         cells_body = '  var n = 0\n  for c in p { if c.tag { n += c.key } }\n  return n + p.size\n}'
-        if self.avoid('generic-pool-param'):
-            cells_s = self.fresh('cells')
-            self.top.append('def %s(p: pool %s[%s]): int {\n%s' % (cells, cell, et, cells_body))
-            self.top.append('def %s(p: pool %s[string]): int {\n%s' % (cells_s, cell, cells_body))
-        else:
-            cells_s = cells
-            self.top.append('def %s[T](p: pool %s[T]): int {\n%s' % (cells, cell, cells_body))
+        cells_s = cells
+        self.top.append('def %s[T](p: pool %s[T]): int {\n%s' % (cells, cell, cells_body))
         gp = self.fresh('gp')
         self.top.append('pool %s: %s[%s] layout %s' % (gp, cell, et, self.pick((lay, 'soa', 'aos'))))
         name = self.fresh('part')
@@ -1328,13 +1318,10 @@ class Gen:
         body.append('let k = new %s[%s]<node(%d)>(%s)' % (gact, et, r.randint(0, 3), self.expr(et, esc, 1)))
         body.append('println((get k!swap(%s)) + " " + (get k!swap(%s)) + " " + (get k!times()))'
                     % (self.expr(et, esc, 1), self.expr(et, esc, 1)))
-        inline = None
         if self.chance(0.5):
             body.append('let kl = new %s[[int]]<node(1)>([1, 2])' % gact)
             body.append('println((get kl!swap([])).length + " " + (get kl!swap([3])).length)')
-            if self.avoid('here-in-type-argument'):
-                inline = True
-        self.emit_part(name, 'generic', body, inline)
+        self.emit_part(name, 'generic', body)
         return funcs
 
     def part_objects(self, funcs):
