@@ -223,6 +223,7 @@ int main(int argc, char **argv)
     rt_remote_start();      /* before the first array: it may need a node word */
     rt_fault_init();
     rt_thread_altstack_init();  /* this thread only waits: no stack limit */
+    rt_tp_ready();          /* another rank's requests are served from now */
 
     program_args = make_args(argc, argv);
 

@@ -67,6 +67,11 @@
 /* Starts the transport, once, from main() after the collector: under MPI
  * the MPI library and its progress thread. */
 void rt_tp_start(int *argc, char ***argv);
+/* The rest of the runtime is up (the --count-remote counters, the fault
+ * handlers): under MPI the progress thread handles no packet before
+ * this, so that what another rank asks of this one is counted and
+ * checked as the rest of the run is. */
+void rt_tp_ready(void);
 
 /* nodes() when the transport fixes it (the number of ranks), or 0 when
  * the machine's topology decides (nodes.c). */

@@ -297,6 +297,7 @@ static uint64_t rd_word(Reader *r)
 static int under_mpi;           /* started by mpirun */
 static int self_rank, nranks = 1;
 static _Atomic uint32_t started;        /* futex word: MPI is up */
+static _Atomic uint32_t ready;          /* futex word: so is the runtime */
 static int saved_argc;
 static char **saved_argv;
 
@@ -2178,6 +2179,12 @@ static void *progress(void *unused)
         rt_print_set_sink(forward_output);     /* node 0 writes the output */
     atomic_store_explicit(&started, 1, memory_order_release);
     rt_futex_wake(&started, INT_MAX);
+    /* Frames may arrive already (the receives are posted, and another
+     * rank's node 0 may be creating an actor here): they wait until the
+     * counters of --count-remote exist, or the first answers and accesses
+     * would go uncounted. */
+    while (atomic_load_explicit(&ready, memory_order_acquire) == 0)
+        rt_futex_wait(&ready, 0);
 
     long idle = 0, sleep_ns = SLEEP_MIN_NS, doze_ns = SLEEP_MIN_NS;
     for (;;) {
@@ -2263,6 +2270,14 @@ void rt_tp_start(int *argc, char ***argv)
         rt_panicf(RT_NOWHERE, "out of memory: cannot start the MPI progress thread");
     while (atomic_load_explicit(&started, memory_order_acquire) == 0)
         rt_futex_wait(&started, 0);
+}
+
+void rt_tp_ready(void)
+{
+    if (!under_mpi)
+        return;
+    atomic_store_explicit(&ready, 1, memory_order_release);
+    rt_futex_wake(&ready, INT_MAX);
 }
 
 int rt_tp_nodes(void)

@@ -17,6 +17,10 @@ void rt_tp_start(int *argc, char ***argv)
     (void)argc, (void)argv;
 }
 
+void rt_tp_ready(void)
+{
+}
+
 int rt_tp_nodes(void)
 {
     return 0;       /* the topology decides (nodes.c) */

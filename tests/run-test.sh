@@ -231,8 +231,11 @@ run_program() {
         for kv in $envs; do
             exports="$exports -x ${kv%%=*}"
         done
+        # Each mpirun keeps its session directory under the test's own
+        # $tmp: Open MPI's shared one in /tmp can fail to be made when two
+        # mpiruns start at the same moment ("mkdir ... File exists").
         # shellcheck disable=SC2086
-        (cd "$tmp/cwd" && exec env $envs $run_timeout \
+        (cd "$tmp/cwd" && exec env OMPI_MCA_orte_tmpdir_base="$tmp" $envs $run_timeout \
             mpirun --allow-run-as-root --oversubscribe -np "$ranks" $exports "$tmp/prog" $args) \
             >"$tmp/stdout" 2>"$tmp/stderr" <"$input"
         rstatus=$?

@@ -72,6 +72,8 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     exit 0
 fi
 mpirun="mpirun --allow-run-as-root --oversubscribe"
+# session directories under $tmp: two mpiruns started at once may not share /tmp's
+export OMPI_MCA_orte_tmpdir_base="$tmp"
 
 [ "$($mpirun -np 2 ./p 2>/dev/null)" = "$(printf '10\n0 2')" ]
 check "under mpirun -np 2 the object of node(1) is rank 1's" $?

@@ -101,7 +101,7 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     exit $failed
 fi
 "$mosaicc" --distributed -o "$tmp/distributed-mpi" "$src/distributed.mos" &&
-    (cd "$tmp" && timeout -k 5 60 mpirun --allow-run-as-root --oversubscribe -np 2 \
+    (cd "$tmp" && OMPI_MCA_orte_tmpdir_base="$tmp" timeout -k 5 60 mpirun --allow-run-as-root --oversubscribe -np 2 \
         ./distributed-mpi walk.txt >out 2>/dev/null) &&
     cmp -s "$tmp/walk.expected" "$tmp/out"
 check "distributed prints the same lines under mpirun -np 2, from a file" $?

@@ -313,7 +313,10 @@ class Fuzzer:
                                  cr.err.decode('utf-8', 'replace')[:3000]))
                 continue
             argv = self.launcher(exe, v)
-            res = run(argv, env=v.env, cwd=d)
+            env = v.env
+            if v.mpi:   # its own session directory: mpiruns started at once clash in /tmp
+                env = dict(v.env, OMPI_MCA_orte_tmpdir_base=d)
+            res = run(argv, env=env, cwd=d)
             self.runs += 1
             nvariants += 1
             run_cmd = shell_line([a if a != exe else './' + os.path.basename(exe) for a in argv], v.env)
