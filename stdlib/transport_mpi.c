@@ -2079,6 +2079,7 @@ void rt_tp_ending(int status)
         for (;;)
             pause();
     }
+    rt_tp_ready();      /* a panic at start-up: the progress thread must go on, to end */
     doorbell_ring();
     while (atomic_load_explicit(&end_done, memory_order_acquire) == 0)
         rt_futex_wait(&end_done, 0);

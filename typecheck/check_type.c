@@ -302,8 +302,6 @@ Type *ty_class_at(Checker *c, ClassDecl *cls, TypeExpr *te, bool report)
     return ty_class(cls, ps, n);
 }
 
-/* The class of a `pool C` or `pool C[T, ...]` parameter's objects (an
- * instance for a generic class: E0104 as for any use of it), or NULL. */
 /* The objects' class of a `pool C` parameter (te a TE_POOL) as a class
  * type: C, the instance `pool C[int]` names, or, in generic code, the
  * generic applied to arguments that mention a type parameter
