@@ -30,6 +30,12 @@
 # no fused float operations, and neither may C, or the floats would
 # differ; on x86-64 the flag changes nothing).
 #
+# Under the table, --no-checks beside checked code round by round: the
+# ratio of the two builds' times in each round (they take turns), and a
+# verdict, "slower in every round", "faster in every round" or "within
+# noise", so that a gap between two medians on a noisy machine is not
+# taken for a difference of code.
+#
 # Then three small tables:
 #
 #   start-up   hello world (bench/seq/hello.{mos,c}) run BENCH_STARTS times
@@ -267,6 +273,39 @@ if [ -n "$(for b in $BENCHMARKS; do wanted "$b" && echo "$b"; done)" ]; then
   done
   echo
   echo "!: printed a different output than C (listed below); n/a: not built or failed."
+
+  # --no-checks beside the checked build, run by run.  The two builds take
+  # turns, so a round's two times saw the same machine; the ratio of each
+  # round cancels the drift of a noisy machine that the medians keep.  A
+  # build is slower only when it is slower in every round (with 5 rounds,
+  # a chance of 1 in 32 were the two the same code): otherwise the
+  # difference is within this machine's noise.
+  echo
+  echo "--no-checks beside checked code — the ratio of each round's two times (the builds take turns)"
+  echo
+  echo "| benchmark | median --no-checks/checked | lowest | highest | verdict |"
+  echo "|---|---:|---:|---:|---|"
+  for b in $BENCHMARKS; do
+    wanted "$b" || continue
+    read -r -a checked <<<"${TIMES[Mosaic:$b]:-}"
+    read -r -a unchecked <<<"${TIMES[NoChecks:$b]:-}"
+    if [ ${#checked[@]} -eq 0 ] || [ ${#checked[@]} -ne ${#unchecked[@]} ]; then
+      echo "| $b | n/a | n/a | n/a | n/a |"
+      continue
+    fi
+    ratios=()
+    for ((i = 0; i < ${#checked[@]}; i++)); do
+      ratios+=("$(awk -v a="${unchecked[$i]}" -v b="${checked[$i]}" 'BEGIN { printf "%.6f", a / b }')")
+    done
+    lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -n 1)
+    hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -n 1)
+    verdict="within noise"
+    awk -v l="$lo" 'BEGIN { exit !(l > 1) }' && verdict="slower in every round"
+    awk -v h="$hi" 'BEGIN { exit !(h < 1) }' && verdict="faster in every round"
+    med=$(median -d 2 "${ratios[@]}")
+    echo "| $b | $med | $(printf '%.2f' "$lo") | $(printf '%.2f' "$hi") | $verdict |"
+    echo "nochecks,$b,${ARGS[$b]},Mosaic-no-checks,$med,ratio,,,$verdict" >>"$csv"
+  done
 fi
 
 if wanted startup; then
