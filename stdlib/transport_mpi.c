@@ -1663,6 +1663,7 @@ static void handle(int type, Reader *r)
 static char *recv_buf[RECV_SLOTS];
 static MPI_Request recv_req[RECV_SLOTS];
 static int recv_oldest;
+static int recv_later = -1;     /* a slot read, its receive not yet posted again */
 
 static void post_receive(int slot)
 {
@@ -1698,6 +1699,10 @@ static const char *frame_arrived(int *len, int *from, char **big, int *slot)
 {
     int flag = 0;
     MPI_Status st;
+    if (recv_later >= 0) {
+        post_receive(recv_later);
+        recv_later = -1;
+    }
     if (recv_req[recv_oldest] == MPI_REQUEST_NULL)
         return NULL;    /* in hand, further up: only while the program ends */
     MPI_Test(&recv_req[recv_oldest], &flag, &st);
@@ -1730,6 +1735,17 @@ static void frame_done(int slot, char *big)
     post_receive(slot);
 }
 
+/* As frame_done, but the receive is posted again by the next
+ * frame_arrived: a poll that handled a message has its actor's turn to
+ * run, and the reply the turn sends, before it; posting a receive costs
+ * about as much as handling a small packet, and the other slots' receives
+ * are posted meanwhile. */
+static void frame_done_later(int slot, char *big)
+{
+    free(big);
+    recv_later = slot;
+}
+
 /* Runs handler on each packet of a frame, in order. */
 static void handle_frame(const char *buf, int n, int from, void (*handler)(int, Reader *))
 {
@@ -1745,18 +1761,20 @@ static void handle_frame(const char *buf, int n, int from, void (*handler)(int, 
     }
 }
 
-/* Receives and handles what has arrived; returns whether anything had. */
-static int poll_incoming(void)
+/* Receives and handles up to max_frames frames of what has arrived;
+ * returns whether anything had.  A worker's poll takes one: what it
+ * brought is work for the worker, which runs it before it looks again. */
+static int poll_incoming(int max_frames)
 {
     int any = 0;
-    for (int round = 0; round < 64; round++) {
+    for (int round = 0; round < max_frames; round++) {
         int n = 0, from = 0, slot;
         char *big;
         const char *buf = frame_arrived(&n, &from, &big, &slot);
         if (!buf)
             break;
         handle_frame(buf, n, from, handle);
-        frame_done(slot, big);
+        frame_done_later(slot, big);
         any = 1;
     }
     return any;
@@ -1782,26 +1800,35 @@ static int may_send_to(int d)
 
 static void reap_sent(void);
 
-/* The next packet of the queue, if it may go now to `dest` (any rank
- * when dest is -1) and fits a frame of `room` bytes. */
-static Packet *next_packet(int dest, size_t room)
+/* The packets at the head of the queue that go in one frame: the first
+ * if it may go now, and those after it for the same rank while they fit
+ * FRAME_BYTES; NULL if none may go.  One lock for the lot. */
+static Packet *next_frame_packets(void)
 {
     pthread_mutex_lock(&out_lock);
-    Packet *p = out_head;
-    if (p && ((dest >= 0 && (p->dest != dest || p->len > room)) ||
-              (PK_BASIC(p->type) && !may_send_to(p->dest))))
-        p = NULL;
-    if (p) {
-        out_head = p->next;
-        if (!out_head)
-            out_tail = NULL;
+    Packet *first = out_head;
+    if (!first || (PK_BASIC(first->type) && !may_send_to(first->dest))) {
+        pthread_mutex_unlock(&out_lock);
+        return NULL;
     }
+    Packet *last = first;
+    size_t bytes = first->len;
+    int64_t taken = 1;
+    while (last->next && last->next->dest == first->dest &&
+           bytes + last->next->len <= FRAME_BYTES) {
+        last = last->next;
+        bytes += last->len;
+        taken++;
+    }
+    out_head = last->next;
+    if (!out_head)
+        out_tail = NULL;
+    last->next = NULL;
     pthread_mutex_unlock(&out_lock);
-    if (p) {
-        atomic_fetch_sub_explicit(&out_count, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&out_count, taken, memory_order_relaxed);
+    for (Packet *p = first; p; p = p->next)
         count_sent(p);
-    }
-    return p;
+    return first;
 }
 
 /* The barrier's and --count-remote's account of a packet that leaves. */
@@ -1819,28 +1846,29 @@ static void count_sent(const Packet *p)
 static int flush_outgoing(void)
 {
     int any = 0;
+    if (atomic_load_explicit(&out_count, memory_order_relaxed) == 0)
+        return 0;   /* an enqueue racing with this is flushed by its own thread or the next poll */
     for (;;) {
         if (ninflight >= MAX_INFLIGHT) {
             reap_sent();
             if (ninflight >= MAX_INFLIGHT)
                 return any;
         }
-        Packet *p = next_packet(-1, 0);
+        Packet *p = next_frame_packets();
         if (!p)
             return any;
-        Packet *q = next_packet(p->dest, p->len < FRAME_BYTES ? FRAME_BYTES - p->len : 0);
-        if (!q) {
+        any = 1;
+        if (!p->next) {
             frame_send(frame_of_one(p));
-            any = 1;
             continue;
         }
         Packet *f = pk_alloc(p->dest, p->type);
-        frame_add(f, p);
-        frame_add(f, q);
-        while (f->len < FRAME_BYTES && (p = next_packet(f->dest, FRAME_BYTES - f->len)))
+        while (p) {
+            Packet *next = p->next;
             frame_add(f, p);
+            p = next;
+        }
         frame_send(f);
-        any = 1;
     }
 }
 
@@ -2143,9 +2171,9 @@ int rt_tp_poll(void)
      * may be in the middle of: no backtrace of its frames */
     MosFrame *frames = mos_frame_top;
     mos_frame_top = NULL;
-    int worked = poll_incoming();
-    worked |= flush_outgoing();
     reap_sent();
+    int worked = poll_incoming(1);
+    worked |= flush_outgoing();
     mos_frame_top = frames;
     progress_give();
     return worked;
@@ -2222,7 +2250,7 @@ static void *progress(void *unused)
         if (atomic_load(&deferred_deadlock))
             rt_sched_quiescent();
         int worked = flush_outgoing();
-        worked |= poll_incoming();
+        worked |= poll_incoming(64);
         if (passive())      /* a deadlock report: every rank is idle then */
             poll_waiters_request();
         reap_sent();
