@@ -39,7 +39,7 @@ stdlib_libmosaicrt_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 # libmosaicrt-mpi.a, the runtime of programs built with --distributed: the
 # same sources compiled with MOS_DISTRIBUTED (the remote paths of
 # transport.h), and the MPI transport instead of the shared-memory one.
-stdlib_libmosaicrt_mpi_a_SOURCES += $(rt_common_sources) stdlib/transport_mpi.c
+stdlib_libmosaicrt_mpi_a_SOURCES += $(rt_common_sources) stdlib/transport_mpi.c stdlib/rank_watch.c
 stdlib_libmosaicrt_mpi_a_CPPFLAGS = $(AM_CPPFLAGS) -DGC_THREADS -DMOS_DISTRIBUTED $(MPI_CFLAGS)
 stdlib_libmosaicrt_mpi_a_CFLAGS = $(AM_CFLAGS) $(GC_CFLAGS)
 

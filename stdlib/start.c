@@ -3,6 +3,8 @@
  * A Mosaic executable's main() lives here, in the runtime, and calls the
  * compiled program's mos_program_main(args).  In order:
  *
+ *   0. Under mpirun, the fork of the rank's watch (rank_watch.c): the
+ *      process mpirun started waits there, its child goes on as the rank.
  *   1. GC_INIT(), on the process's first thread, before any other thread
  *      exists or anything is allocated (the collector registers this
  *      thread and finds the static data to scan).
@@ -206,6 +208,7 @@ static MosArray *make_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    rt_tp_watch();          /* under mpirun: this process becomes the rank */
     /* Nothing points into the heap before it exists: the collection the
      * collector would otherwise run as it starts (a mark of every root,
      * about 0.15 ms, a tenth of a small program's run) finds nothing. */

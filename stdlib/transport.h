@@ -64,6 +64,11 @@
 
 /* ---- every transport ------------------------------------------------------ */
 
+/* The very first thing main() does, before any thread or the collector:
+ * under mpirun, forks the watch that makes a rank's death end the
+ * program with status 101 (rank_watch.c); returns in the rank. */
+void rt_tp_watch(void);
+
 /* Starts the transport, once, from main() after the collector: under MPI
  * the MPI library and its progress thread. */
 void rt_tp_start(int *argc, char ***argv);

@@ -132,8 +132,8 @@
  * (rt_tp_ending): the progress thread tells every other rank END(n), and
  * each of them sends node 0 its last output and a BYE, and exits with n
  * after MPI_Finalize, which all of them reach; node 0 writes what comes
- * until every BYE is in.  A rank that dies is seen by mpirun, which
- * ends the others.
+ * until every BYE is in.  A rank that dies is seen by its watch
+ * (rank_watch.c), which exits with 101, and mpirun then ends the others.
  *
  * Started without mpirun (no OMPI_COMM_WORLD_SIZE in the environment),
  * the program runs as one node, and MPI is never initialised.

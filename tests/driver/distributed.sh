@@ -7,7 +7,7 @@
 # others instead of leaving them to hang.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..12"
+echo "1..13"
 
 cat >p.mos <<'MOS'
 class Cell<n> {
@@ -69,6 +69,7 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     echo "ok 10 # SKIP no Open MPI"
     echo "ok 11 # SKIP no Open MPI"
     echo "ok 12 # SKIP no Open MPI"
+    echo "ok 13 # SKIP no Open MPI"
     exit 0
 fi
 mpirun="mpirun --allow-run-as-root --oversubscribe"
@@ -86,10 +87,12 @@ status=$?
 [ $status -ne 0 ] && [ $status -ne 124 ] && [ -s err ]
 check "a host that cannot be reached: mpirun says so and fails (status $status), no hang" $?
 
-# A rank that dies (SIGKILL, as a crashed machine would) ends the others:
-# mpirun names it and exits non-zero, within seconds, whatever rank 0 was
-# waiting for, and no rank is left running (a killed rank may stay a
-# zombie of whoever adopted it: those are not running).
+# A rank that dies (SIGKILL, as a crashed machine would) ends the others
+# with status 101 (LANGUAGE.md §10) and a message naming it, within
+# seconds, whatever rank 0 was waiting for, and no rank is left running
+# (a killed rank may stay a zombie of whoever adopted it: those are not
+# running).  The ranks are the processes named spin; each one's watch
+# (stdlib/rank_watch.c), mpirun's child, is named mosaic-watch.
 cat >spin.mos <<'MOS'
 active class S {
   def spin(): int {
@@ -114,6 +117,11 @@ ours() {    # ours PID [RANK]: is PID a rank of this run (and that rank)?
     printf '%s\n' "$env" | grep -qx "SPIN_TAG=$SPIN_TAG" || return 1
     [ -z "${2:-}" ] || printf '%s\n' "$env" | grep -qx "OMPI_COMM_WORLD_RANK=$2"
 }
+watches() { # the watches of this run still running
+    for p in $(pgrep -x mosaic-watch); do
+        ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
+    done
+}
 alive() {   # the ranks of this run still running (not zombies)
     for p in $(pgrep -x spin); do
         ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
@@ -134,10 +142,33 @@ done
 wait $job
 status=$?
 # the others end within seconds (a loaded machine may take a moment)
-for _ in $(seq 25); do [ -z "$(alive)" ] && break; sleep 0.2; done
-[ $killed = yes ] && [ $status -ne 0 ] && [ $status -ne 124 ] && grep -q "rank 1" err &&
-    [ -z "$(alive)" ]
+for _ in $(seq 25); do [ -z "$(alive)$(watches)" ] && break; sleep 0.2; done
+[ $killed = yes ] && [ $status -eq 101 ] &&
+    grep -q "runtime error: node 1 (MPI rank 1) died: killed by signal 9" err &&
+    [ -z "$(alive)" ] && [ -z "$(watches)" ]
 check "a killed rank ends every rank: status $status, no rank left" $?
+
+# Killing a rank's watch instead (mpirun's child) takes its rank with it:
+# nothing is left running that nobody waits for.
+SPIN_TAG=$$.$(date +%s%N).w
+timeout -k 5 30 $mpirun -x SPIN_TAG -np 2 ./spin >out 2>err &
+job=$!
+killed=no
+for _ in $(seq 50); do
+    sleep 0.2
+    for p in $(pgrep -x mosaic-watch); do
+        if ours "$p" 1; then
+            kill -9 "$p" && killed=yes
+        fi
+    done
+    [ $killed = yes ] && break
+done
+wait $job
+status=$?
+for _ in $(seq 25); do [ -z "$(alive)$(watches)" ] && break; sleep 0.2; done
+[ $killed = yes ] && [ $status -ne 0 ] && [ $status -ne 124 ] && [ -z "$(alive)" ] &&
+    [ -z "$(watches)" ]
+check "a killed watch takes its rank: mpirun fails (status $status), no rank left" $?
 
 # Distributed collection: objects made on node 1 for main, each holding an
 # array, and dropped at once, are collected on node 1 once main's proxies

@@ -1,0 +1,103 @@
+/* rank_watch.c — under mpirun, every rank is watched by a small process
+ * of its own, so that a rank that dies ends the program with status 101
+ * and a message naming it (LANGUAGE.md §10), not with whatever mpirun
+ * makes of a signal.
+ *
+ * mpirun decides its own exit status from the processes it started: a
+ * rank killed by a signal (SIGKILL, a crashed machine's rank lost, the
+ * out-of-memory killer) makes it exit with 128 plus the signal, 137 for
+ * SIGKILL, and no code in the dead rank can run to say otherwise.  So
+ * the process mpirun starts is not the rank itself: before anything else
+ * (no thread, no collector, no MPI yet) it forks, and the child goes on
+ * to be the rank — initialises MPI, runs its node — while the parent,
+ * the *watch*, only waits for it:
+ *
+ *   - the rank exits with a status: the watch exits with the same one
+ *     (0 at the end of the program, n after exit(n), 101 after a runtime
+ *     error, all of which the rank has already told every other rank);
+ *   - the rank dies of a signal that nobody sent through the watch: the
+ *     watch writes "runtime error: node K (MPI rank K) died: killed by
+ *     signal S (name)" on standard error and exits with 101, which makes
+ *     mpirun end every other rank and exit with 101 too;
+ *   - mpirun (or a user) signals the watch, to end the job: the watch
+ *     passes the signal on to the rank and, once the rank has died of
+ *     it, dies of the same signal itself, so mpirun sees what it asked
+ *     for.
+ *
+ * The rank dies with its watch (PR_SET_PDEATHSIG), so that killing the
+ * watch cannot leave a rank running that nobody waits for.  The watch is
+ * named "mosaic-watch" (its command name, as ps and pgrep show it) and
+ * the rank keeps the program's name, so that `pgrep -x prog` finds the
+ * ranks themselves.  Started without mpirun, a program runs as one node
+ * and nothing is forked.  MOSAIC_WATCH=0 in the environment turns the
+ * watch off (for a debugger or a tool that must be mpirun's child
+ * itself); a dead rank then ends the job as mpirun decides.
+ */
+#include "rt_internal.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t watched;               /* the rank */
+static volatile sig_atomic_t asked; /* a signal the watch passed on */
+
+static void pass_on(int sig)
+{
+    asked = sig;
+    kill(watched, sig);
+}
+
+/* The signals that end a job, which mpirun and users send. */
+static const int passed_on[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+static _Noreturn void watch(const char *rank)
+{
+    prctl(PR_SET_NAME, "mosaic-watch", 0, 0, 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pass_on;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+        sigaction(passed_on[i], &sa, NULL);
+    int st = 0;
+    while (waitpid(watched, &st, 0) < 0)
+        if (errno != EINTR)
+            _exit(101);
+    if (WIFEXITED(st))
+        _exit(WEXITSTATUS(st));
+    int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+    if (asked && sig == asked) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    fprintf(stderr, "%s: runtime error: node %s (MPI rank %s) died: killed by signal %d (%s)\n",
+            RT_NOWHERE, rank, rank, sig, strsignal(sig));
+    _exit(101);
+}
+
+void rt_tp_watch(void)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    const char *off = getenv("MOSAIC_WATCH");
+    if (!size || !*size || (off && strcmp(off, "0") == 0))
+        return;
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    pid_t watch_pid = getpid();
+    fflush(NULL);
+    watched = fork();
+    if (watched < 0)
+        return;     /* no watch: the rank runs, as mpirun's child */
+    if (watched > 0)
+        watch(rank && *rank ? rank : "?");
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != watch_pid)     /* the watch died before the line above */
+        _exit(101);
+}
