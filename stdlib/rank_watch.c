@@ -46,16 +46,20 @@
 #include <unistd.h>
 
 static pid_t watched;               /* the rank */
-static volatile sig_atomic_t asked; /* a signal the watch passed on */
+static volatile sig_atomic_t asked[65];    /* the signals the watch passed on */
 
 static void pass_on(int sig)
 {
-    asked = sig;
+    if (sig > 0 && sig < 65)
+        asked[sig] = 1;
     kill(watched, sig);
 }
 
-/* The signals that end a job, which mpirun and users send. */
-static const int passed_on[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+/* The signals that end, stop or continue a job, which mpirun and users
+ * send (mpirun forwards SIGTSTP and SIGCONT for job control). */
+static const int passed_on[] = {
+    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT,
+};
 
 static _Noreturn void watch(const char *rank)
 {
@@ -73,7 +77,7 @@ static _Noreturn void watch(const char *rank)
     if (WIFEXITED(st))
         _exit(WEXITSTATUS(st));
     int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
-    if (asked && sig == asked) {
+    if (sig > 0 && sig < 65 && asked[sig]) {
         signal(sig, SIG_DFL);
         raise(sig);
         _exit(128 + sig);
