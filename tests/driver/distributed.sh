@@ -127,22 +127,28 @@ alive() {   # the ranks of this run still running (not zombies)
         ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
     done
 }
-timeout -k 5 30 $mpirun -x SPIN_TAG -np 2 ./spin >out 2>err &
-job=$!
-killed=no
-for _ in $(seq 50); do
-    sleep 0.2
-    for p in $(pgrep -x spin); do
-        if ours "$p" 1; then
-            kill -9 "$p" && killed=yes
-        fi
+# kill_rank_1 NAME: runs spin under mpirun, SIGKILLs the process named NAME
+# of rank 1 once it runs, and waits for the end; sets killed (yes or no)
+# and status, and waits a few seconds for the rest to go (a loaded
+# machine may take a moment).
+kill_rank_1() {
+    timeout -k 5 30 $mpirun -x SPIN_TAG -np 2 ./spin >out 2>err &
+    job=$!
+    killed=no
+    for _ in $(seq 50); do
+        sleep 0.2
+        for p in $(pgrep -x "$1"); do
+            if ours "$p" 1; then
+                kill -9 "$p" && killed=yes
+            fi
+        done
+        [ $killed = yes ] && break
     done
-    [ $killed = yes ] && break
-done
-wait $job
-status=$?
-# the others end within seconds (a loaded machine may take a moment)
-for _ in $(seq 25); do [ -z "$(alive)$(watches)" ] && break; sleep 0.2; done
+    wait $job
+    status=$?
+    for _ in $(seq 25); do [ -z "$(alive)$(watches)" ] && break; sleep 0.2; done
+}
+kill_rank_1 spin
 [ $killed = yes ] && [ $status -eq 101 ] &&
     grep -q "runtime error: node 1 (MPI rank 1) died: killed by signal 9" err &&
     [ -z "$(alive)" ] && [ -z "$(watches)" ]
@@ -151,21 +157,7 @@ check "a killed rank ends every rank: status $status, no rank left" $?
 # Killing a rank's watch instead (mpirun's child) takes its rank with it:
 # nothing is left running that nobody waits for.
 SPIN_TAG=$$.$(date +%s%N).w
-timeout -k 5 30 $mpirun -x SPIN_TAG -np 2 ./spin >out 2>err &
-job=$!
-killed=no
-for _ in $(seq 50); do
-    sleep 0.2
-    for p in $(pgrep -x mosaic-watch); do
-        if ours "$p" 1; then
-            kill -9 "$p" && killed=yes
-        fi
-    done
-    [ $killed = yes ] && break
-done
-wait $job
-status=$?
-for _ in $(seq 25); do [ -z "$(alive)$(watches)" ] && break; sleep 0.2; done
+kill_rank_1 mosaic-watch
 [ $killed = yes ] && [ $status -ne 0 ] && [ $status -ne 124 ] && [ -z "$(alive)" ] &&
     [ -z "$(watches)" ]
 check "a killed watch takes its rank: mpirun fails (status $status), no rank left" $?
