@@ -29,9 +29,11 @@
  * named "mosaic-watch" (its command name, as ps and pgrep show it) and
  * the rank keeps the program's name, so that `pgrep -x prog` finds the
  * ranks themselves.  Started without mpirun, a program runs as one node
- * and nothing is forked.  MOSAIC_WATCH=0 in the environment turns the
- * watch off (for a debugger or a tool that must be mpirun's child
- * itself); a dead rank then ends the job as mpirun decides.
+ * and nothing is forked.  Nor is it when the process is traced (a rank
+ * started under gdb or strace: a debugger that follows the parent of a
+ * fork would be left with the watch), or with MOSAIC_WATCH=0 in the
+ * environment (for a tool that must be mpirun's child itself); a dead
+ * rank then ends the job as mpirun decides.
  */
 #include "rt_internal.h"
 #include "transport.h"
@@ -87,11 +89,28 @@ static _Noreturn void watch(const char *rank)
     _exit(101);
 }
 
+/* Whether a debugger or tracer (ptrace) is attached to this process. */
+static int traced(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[128];
+    long tracer = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "TracerPid:", 10) == 0) {
+            tracer = strtol(line + 10, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return tracer != 0;
+}
+
 void rt_tp_watch(void)
 {
     const char *size = getenv("OMPI_COMM_WORLD_SIZE");
     const char *off = getenv("MOSAIC_WATCH");
-    if (!size || !*size || (off && strcmp(off, "0") == 0))
+    if (!size || !*size || (off && strcmp(off, "0") == 0) || traced())
         return;
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     pid_t watch_pid = getpid();

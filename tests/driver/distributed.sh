@@ -7,7 +7,7 @@
 # others instead of leaving them to hang.
 . "$(dirname "$0")/tap.sh"
 cd "$tmp" || exit 99
-echo "1..13"
+echo "1..14"
 
 cat >p.mos <<'MOS'
 class Cell<n> {
@@ -70,6 +70,7 @@ if [ "${MOSAIC_MPI:-no}" != yes ] || ! command -v mpirun >/dev/null 2>&1; then
     echo "ok 11 # SKIP no Open MPI"
     echo "ok 12 # SKIP no Open MPI"
     echo "ok 13 # SKIP no Open MPI"
+    echo "ok 14 # SKIP no Open MPI"
     exit 0
 fi
 mpirun="mpirun --allow-run-as-root --oversubscribe"
@@ -127,17 +128,19 @@ alive() {   # the ranks of this run still running (not zombies)
         ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
     done
 }
-# kill_rank_1 NAME: runs spin under mpirun, SIGKILLs the process named NAME
-# of rank 1 once it runs, and waits for the end; sets killed (yes or no)
-# and status, and waits a few seconds for the rest to go (a loaded
-# machine may take a moment).
+# kill_rank_1 NAME [MPIRUN-FLAG...]: runs spin under mpirun, SIGKILLs the
+# process named NAME of rank 1 once it runs, and waits for the end; sets
+# killed (yes or no) and status, and waits a few seconds for the rest to
+# go (a loaded machine may take a moment).
 kill_rank_1() {
-    timeout -k 5 30 $mpirun -x SPIN_TAG -np 2 ./spin >out 2>err &
+    name=$1
+    shift
+    timeout -k 5 30 $mpirun -x SPIN_TAG "$@" -np 2 ./spin >out 2>err &
     job=$!
     killed=no
     for _ in $(seq 50); do
         sleep 0.2
-        for p in $(pgrep -x "$1"); do
+        for p in $(pgrep -x "$name"); do
             if ours "$p" 1; then
                 kill -9 "$p" && killed=yes
             fi
@@ -161,6 +164,17 @@ kill_rank_1 mosaic-watch
 [ $killed = yes ] && [ $status -ne 0 ] && [ $status -ne 124 ] && [ -z "$(alive)" ] &&
     [ -z "$(watches)" ]
 check "a killed watch takes its rank: mpirun fails (status $status), no rank left" $?
+
+# MOSAIC_WATCH=0: no watches, and a killed rank ends the job as mpirun
+# decides (128 + 9).
+SPIN_TAG=$$.$(date +%s%N).n
+MOSAIC_WATCH=0
+export MOSAIC_WATCH
+kill_rank_1 spin -x MOSAIC_WATCH
+unset MOSAIC_WATCH
+[ $killed = yes ] && [ $status -eq 137 ] && ! grep -q "died: killed" err && [ -z "$(alive)" ] &&
+    [ -z "$(watches)" ]
+check "MOSAIC_WATCH=0 starts no watches: a killed rank gives mpirun's status $status" $?
 
 # Distributed collection: objects made on node 1 for main, each holding an
 # array, and dropped at once, are collected on node 1 once main's proxies
