@@ -112,7 +112,7 @@ static void write_through(const char *p, size_t n)
     int err = out_sink ? out_sink(p, n) : rt_write_all(STDOUT_FILENO, p, n);
     if (err) {
         if (!out_closed)
-            out_errno = err;    /* reported once the lock is released */
+            __atomic_store_n(&out_errno, err, __ATOMIC_RELAXED);    /* reported once the lock is released */
         out_closed = 1;
     }
 }
@@ -178,7 +178,8 @@ void rt_print_flush(void)
      * tell: a flush before every packet a rank sends (transport_mpi.c)
      * then costs a load, not a lock.  (out_len's stores are atomic for
      * this one read outside the lock.) */
-    if (__atomic_load_n(&out_len, __ATOMIC_RELAXED) == 0 && !out_errno)
+    if (__atomic_load_n(&out_len, __ATOMIC_RELAXED) == 0 &&
+        !__atomic_load_n(&out_errno, __ATOMIC_RELAXED))
         return;
     rt_print_init();
     pthread_mutex_lock(&out_lock);

@@ -44,17 +44,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static pid_t watched;               /* the rank */
 static volatile sig_atomic_t asked[65];    /* the signals the watch passed on */
 
+/* A signal for the watch is the rank's.  One that ends the rank also
+ * comes with SIGCONT, or a rank stopped by an earlier SIGTSTP would hold
+ * it pending, and the watch would wait for ever. */
 static void pass_on(int sig)
 {
+    int saved = errno;
     if (sig > 0 && sig < 65)
         asked[sig] = 1;
     kill(watched, sig);
+    if (sig != SIGTSTP && sig != SIGCONT)
+        kill(watched, SIGCONT);
+    errno = saved;
 }
 
 /* The signals that end, stop or continue a job, which mpirun and users
@@ -62,25 +70,51 @@ static void pass_on(int sig)
 static const int passed_on[] = {
     SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT,
 };
+#define NPASSED (sizeof passed_on / sizeof passed_on[0])
 
-static _Noreturn void watch(const char *rank)
+/* Waits for the rank to end, then reaps it with the passed signals
+ * blocked: while it is a zombie its pid cannot be another process's, so
+ * no signal passed on can reach anybody else; and reaped, its resource
+ * use counts as the watch's children's (GNU time's peak memory of a
+ * rank, say). */
+static _Noreturn void watch(const char *rank, const sigset_t *unblocked)
 {
     prctl(PR_SET_NAME, "mosaic-watch", 0, 0, 0);
-    struct sigaction sa;
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = pass_on;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+    for (size_t i = 0; i < NPASSED; i++) {
+        /* a signal ignored when the program started (nohup) stays ignored */
+        if (sigaction(passed_on[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
         sigaction(passed_on[i], &sa, NULL);
-    int st = 0;
-    while (waitpid(watched, &st, 0) < 0)
+    }
+    sigprocmask(SIG_SETMASK, unblocked, NULL);
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    while (waitid(P_PID, (id_t)watched, &info, WEXITED | WNOWAIT) < 0)
         if (errno != EINTR)
             _exit(101);
-    if (WIFEXITED(st))
-        _exit(WEXITSTATUS(st));
-    int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+    sigset_t passed;
+    sigemptyset(&passed);
+    for (size_t i = 0; i < NPASSED; i++)
+        sigaddset(&passed, passed_on[i]);
+    sigprocmask(SIG_BLOCK, &passed, NULL);
+    while (waitpid(watched, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (info.si_code == CLD_EXITED)
+        _exit(info.si_status);
+    int sig = info.si_status;
     if (sig > 0 && sig < 65 && asked[sig]) {
+        /* the end mpirun asked for: the watch's own, without a core */
+        struct rlimit none = { 0, 0 };
+        setrlimit(RLIMIT_CORE, &none);
         signal(sig, SIG_DFL);
+        sigset_t only;
+        sigemptyset(&only);
+        sigaddset(&only, sig);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
         raise(sig);
         _exit(128 + sig);
     }
@@ -114,12 +148,23 @@ void rt_tp_watch(void)
         return;
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     pid_t watch_pid = getpid();
+    /* The passed signals wait until the watch's handlers are in place (a
+     * SIGTSTP in between would stop the watch, not the rank); an ignored
+     * SIGCHLD would reap the rank before the watch could learn how it
+     * ended. */
+    sigset_t passed, before;
+    sigemptyset(&passed);
+    for (size_t i = 0; i < NPASSED; i++)
+        sigaddset(&passed, passed_on[i]);
+    sigprocmask(SIG_BLOCK, &passed, &before);
+    signal(SIGCHLD, SIG_DFL);
     fflush(NULL);
     watched = fork();
+    if (watched > 0)
+        watch(rank && *rank ? rank : "?", &before);
+    sigprocmask(SIG_SETMASK, &before, NULL);
     if (watched < 0)
         return;     /* no watch: the rank runs, as mpirun's child */
-    if (watched > 0)
-        watch(rank && *rank ? rank : "?");
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != watch_pid)     /* the watch died before the line above */
         _exit(101);

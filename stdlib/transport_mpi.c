@@ -1802,22 +1802,38 @@ static void reap_sent(void);
 
 /* The packets at the head of the queue that go in one frame: the first
  * if it may go now, and those after it for the same rank while they fit
- * FRAME_BYTES; NULL if none may go.  One lock for the lot. */
+ * FRAME_BYTES and may go too; NULL if none may go.  One lock for the lot.
+ * The causal barrier is asked once, at the first basic packet: its answer
+ * depends only on the packets sent to other ranks, which this frame does
+ * not change. */
 static Packet *next_frame_packets(void)
 {
     pthread_mutex_lock(&out_lock);
     Packet *first = out_head;
-    if (!first || (PK_BASIC(first->type) && !may_send_to(first->dest))) {
+    int barrier_passed = 0;
+    if (first && PK_BASIC(first->type)) {
+        if (!may_send_to(first->dest)) {
+            pthread_mutex_unlock(&out_lock);
+            return NULL;
+        }
+        barrier_passed = 1;
+    }
+    if (!first) {
         pthread_mutex_unlock(&out_lock);
         return NULL;
     }
     Packet *last = first;
     size_t bytes = first->len;
     int64_t taken = 1;
-    while (last->next && last->next->dest == first->dest &&
-           bytes + last->next->len <= FRAME_BYTES) {
-        last = last->next;
-        bytes += last->len;
+    for (Packet *q = first->next; q && q->dest == first->dest && bytes + q->len <= FRAME_BYTES;
+         q = q->next) {
+        if (PK_BASIC(q->type) && !barrier_passed) {
+            if (!may_send_to(q->dest))
+                break;
+            barrier_passed = 1;
+        }
+        last = q;
+        bytes += q->len;
         taken++;
     }
     out_head = last->next;

@@ -225,8 +225,10 @@ elif [ -x /usr/bin/time ]; then
     small=$(peak 3000)
     large=$(peak 30000)
     echo "# peak resident KB: 3000 objects $small, 30000 objects $large"
-    # 30000 leaked objects would be 30000 * 1.6 KB = 48 MB more
-    [ "$small" -gt 0 ] && [ "$large" -lt $((small * 3 / 2 + 8192)) ]
+    # 30000 leaked objects would be 30000 * 1.6 KB = 48 MB more; a rank
+    # with MPI loaded takes more than 8 MB, so a smaller peak is the watch
+    # (rank_watch.c) measured instead of its rank
+    [ "$small" -gt 8192 ] && [ "$large" -lt $((small * 3 / 2 + 8192)) ]
     check "remote objects nobody holds are collected (peak ${small} KB, then ${large} KB)" $?
 else
     n=$((n + 1)); echo "ok $n # SKIP no /usr/bin/time"
