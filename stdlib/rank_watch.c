@@ -77,7 +77,7 @@ static const int passed_on[] = {
  * no signal passed on can reach anybody else; and reaped, its resource
  * use counts as the watch's children's (GNU time's peak memory of a
  * rank, say). */
-static _Noreturn void watch(const char *rank, const sigset_t *unblocked)
+static _Noreturn void watch(const char *rank, const sigset_t *passed, const sigset_t *unblocked)
 {
     prctl(PR_SET_NAME, "mosaic-watch", 0, 0, 0);
     struct sigaction sa, old;
@@ -96,11 +96,7 @@ static _Noreturn void watch(const char *rank, const sigset_t *unblocked)
     while (waitid(P_PID, (id_t)watched, &info, WEXITED | WNOWAIT) < 0)
         if (errno != EINTR)
             _exit(101);
-    sigset_t passed;
-    sigemptyset(&passed);
-    for (size_t i = 0; i < NPASSED; i++)
-        sigaddset(&passed, passed_on[i]);
-    sigprocmask(SIG_BLOCK, &passed, NULL);
+    sigprocmask(SIG_BLOCK, passed, NULL);
     while (waitpid(watched, NULL, 0) < 0 && errno == EINTR)
         ;
     if (info.si_code == CLD_EXITED)
@@ -140,11 +136,16 @@ static int traced(void)
     return tracer != 0;
 }
 
-void rt_tp_watch(void)
+int rt_tp_started_by_mpirun(void)
 {
     const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    return size && *size;
+}
+
+void rt_tp_watch(void)
+{
     const char *off = getenv("MOSAIC_WATCH");
-    if (!size || !*size || (off && strcmp(off, "0") == 0) || traced())
+    if (!rt_tp_started_by_mpirun() || (off && strcmp(off, "0") == 0) || traced())
         return;
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     pid_t watch_pid = getpid();
@@ -161,7 +162,7 @@ void rt_tp_watch(void)
     fflush(NULL);
     watched = fork();
     if (watched > 0)
-        watch(rank && *rank ? rank : "?", &before);
+        watch(rank && *rank ? rank : "?", &passed, &before);
     sigprocmask(SIG_SETMASK, &before, NULL);
     if (watched < 0)
         return;     /* no watch: the rank runs, as mpirun's child */

@@ -141,6 +141,10 @@ void rt_tp_ending(int status);
 
 #ifdef MOS_DISTRIBUTED
 
+/* Whether mpirun started this process (OMPI_COMM_WORLD_SIZE is set): a
+ * distributed program started otherwise runs as one node, without MPI. */
+int rt_tp_started_by_mpirun(void);
+
 /* A reference to an object of another node (see the essay). */
 #define RT_IS_REMOTE(p) (((uintptr_t)(p) & 1u) != 0)
 

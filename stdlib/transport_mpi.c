@@ -1810,18 +1810,11 @@ static Packet *next_frame_packets(void)
 {
     pthread_mutex_lock(&out_lock);
     Packet *first = out_head;
-    int barrier_passed = 0;
-    if (first && PK_BASIC(first->type)) {
-        if (!may_send_to(first->dest)) {
-            pthread_mutex_unlock(&out_lock);
-            return NULL;
-        }
-        barrier_passed = 1;
-    }
-    if (!first) {
+    if (!first || (PK_BASIC(first->type) && !may_send_to(first->dest))) {
         pthread_mutex_unlock(&out_lock);
         return NULL;
     }
+    int barrier_passed = PK_BASIC(first->type);
     Packet *last = first;
     size_t bytes = first->len;
     int64_t taken = 1;
@@ -2301,9 +2294,8 @@ static void on_sigterm(int sig)
 
 void rt_tp_start(int *argc, char ***argv)
 {
-    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!size || !*size)
-        return;         /* not started by mpirun: one node, no MPI */
+    if (!rt_tp_started_by_mpirun())
+        return;         /* one node, no MPI */
     under_mpi = 1;
     saved_argc = *argc;
     saved_argv = *argv;

@@ -118,16 +118,13 @@ ours() {    # ours PID [RANK]: is PID a rank of this run (and that rank)?
     printf '%s\n' "$env" | grep -qx "SPIN_TAG=$SPIN_TAG" || return 1
     [ -z "${2:-}" ] || printf '%s\n' "$env" | grep -qx "OMPI_COMM_WORLD_RANK=$2"
 }
-watches() { # the watches of this run still running
-    for p in $(pgrep -x mosaic-watch); do
+running() { # running NAME: the processes of this run named NAME still running (not zombies)
+    for p in $(pgrep -x "$1"); do
         ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
     done
 }
-alive() {   # the ranks of this run still running (not zombies)
-    for p in $(pgrep -x spin); do
-        ours "$p" && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] && echo "$p"
-    done
-}
+alive() { running spin; }               # the ranks
+watches() { running mosaic-watch; }     # their watches
 # kill_rank_1 NAME [MPIRUN-FLAG...]: runs spin under mpirun, SIGKILLs the
 # process named NAME of rank 1 once it runs, and waits for the end; sets
 # killed (yes or no) and status, and waits a few seconds for the rest to
